@@ -1,0 +1,104 @@
+"""Players: anything that, given a game and a state, returns a move.
+
+A player is a callable `player(game, state) -> move`. The classes here carry their own
+random generator, seeded through an argument, so every game they play can be replayed.
+Plain functions with that signature are players too.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict
+
+import numpy as np
+
+from .protocol import Game, Move, State
+from .solve import solve
+
+PlayerFn = Callable[[Game, State], Move]
+
+
+def player_name(player: Any) -> str:
+    """A short display name for a player object or function."""
+    return getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__
+
+
+class RandomPlayer:
+    """Chooses uniformly among the legal moves."""
+
+    def __init__(self, seed: int | None = None, name: str = "random"):
+        self.rng = np.random.default_rng(seed)
+        self.name = name
+
+    def __call__(self, game: Game, state: State) -> Move:
+        moves = game.legal_moves(state)
+        return moves[int(self.rng.integers(len(moves)))]
+
+
+class PerfectPlayer:
+    """Plays a move of best exact value (from `solve`); ties go to the first legal move.
+
+    In the subtraction game with moves in ascending order this is the source's optimal
+    strategy: the smallest move that produces a red number, and in a red number (where no
+    win can be forced) the smallest move, which makes the game last longest.
+    """
+
+    def __init__(self, name: str = "perfect"):
+        self.name = name
+        self._values: Dict[Any, Dict[State, float]] = {}
+
+    def values(self, game: Game, state: State) -> Dict[State, float]:
+        table = self._values.setdefault(id(game), {})
+        if state not in table:
+            table.update(solve(game, state))
+        return table
+
+    def __call__(self, game: Game, state: State) -> Move:
+        table = self.values(game, state)
+        moves = game.legal_moves(state)
+        child = [table[game.play(state, m)] for m in moves]
+        best = max(child) if game.to_move(state) == 0 else min(child)
+        return moves[child.index(best)]
+
+
+class SmartRandomPlayer:
+    """The source's random strategy for subtraction games: random, but smart near the end.
+
+    If a move reaches exactly 0 it takes it. When the end is in sight (n <= the largest
+    move) it picks at random among the moves that do not go below 0 (the smallest move if
+    all do). Otherwise it picks uniformly among all moves. For the moves 3, 5, 11 this is
+    exactly what the source's text describes.
+    """
+
+    def __init__(self, seed: int | None = None, name: str = "random (smart end)"):
+        self.rng = np.random.default_rng(seed)
+        self.name = name
+
+    def __call__(self, game: Game, state: State) -> Move:
+        n = state.n
+        moves = game.legal_moves(state)
+        if n in moves:
+            return n
+        if n <= max(moves):
+            safe = [d for d in moves if d <= n]
+            if not safe:
+                return min(moves)
+            return safe[int(self.rng.integers(len(safe)))]
+        return moves[int(self.rng.integers(len(moves)))]
+
+
+class MixedPlayer:
+    """With probability p plays like `optimal`, otherwise like `other` (the source's mixed strategy)."""
+
+    def __init__(self, p: float, seed: int | None = None, optimal: PlayerFn | None = None,
+                 other: PlayerFn | None = None, name: str | None = None):
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
+            raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
+        self.p = float(p)
+        self.rng = np.random.default_rng(seed)
+        child_seed = int(self.rng.integers(2**32))
+        self.optimal = optimal if optimal is not None else PerfectPlayer()
+        self.other = other if other is not None else SmartRandomPlayer(seed=child_seed)
+        self.name = name or f"mixed(p={self.p:g})"
+
+    def __call__(self, game: Game, state: State) -> Move:
+        chosen = self.optimal if self.rng.random() < self.p else self.other
+        return chosen(game, state)

@@ -1,0 +1,1 @@
+"""Views: plots, graph and tree drawings, boards and widgets (thin views over pure models)."""

@@ -1,0 +1,53 @@
+"""Widget plumbing shared by every chapter: a live widget that also leaves a static snapshot.
+
+Every widget of the course shows something useful when a notebook is executed headless
+(for CI, slides and handouts): its display bundle carries both the live widget view and a
+static PNG (or HTML) snapshot of its current state. JupyterLab shows the live widget; an
+exporter without widget state shows the snapshot.
+"""
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+import ipywidgets as widgets
+
+
+def figure_png(fig) -> str:
+    """A matplotlib figure as base64 PNG (and closes it, so it is not shown twice)."""
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight", dpi=90)
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+class SnapshotWidget:
+    """Base for course widgets: `self.root` is the ipywidgets container shown live.
+
+    Subclasses implement `snapshot()` returning a matplotlib figure or an HTML string of the
+    current state. Messages for the user (e.g. an illegal action) go to `self.message`.
+    """
+
+    root: widgets.Widget
+
+    def __init__(self) -> None:
+        self.message = widgets.HTML(value="")
+
+    def say(self, text: str, kind: str = "info") -> None:
+        colour = {"info": "#333", "error": "#b00020", "good": "#1a7f37"}.get(kind, "#333")
+        self.message.value = f"<span style='color:{colour}'>{text}</span>"
+
+    def snapshot(self) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        data = self.root._repr_mimebundle_()
+        snap = self.snapshot()
+        if isinstance(snap, str):
+            data["text/html"] = snap
+        elif snap is not None:
+            data["image/png"] = figure_png(snap)
+        return data
