@@ -25,8 +25,10 @@ from .games.subtraction import (
 )
 
 # --- chapter 3: TicTacToe by recursion ---------------------------------------------------
+from .games.tictactoe import TicTacToe, board_text, canonical, winner
 
 # --- chapters 4-5: game trees, minimax, alpha-beta, Nim, generalised Nim -----------------
+from .games.nim import Nim, NimState, is_p_position, nim_sum, winning_nim_moves
 
 # --- chapter 6: Q-learning --------------------------------------------------------------
 
