@@ -1,0 +1,117 @@
+"""Players and the match runner: optimal play, the source's strategies, records and tournaments."""
+import pytest
+
+from gamekit import (IllegalMoveError, MixedPlayer, PerfectPlayer, RandomPlayer, SmartRandomPlayer,
+                     SubtractionGame, SubtractionState, play_game, playout, random_start, red_blue,
+                     tournament)
+
+RB = red_blue(200)
+
+
+@pytest.mark.parametrize("start", [n for n in range(1, 120) if not RB.is_red[n]])
+def test_optimal_never_loses_from_a_blue_start(start):
+    game = SubtractionGame(start)
+    for seed in range(5):
+        for opponent in (SmartRandomPlayer(seed), RandomPlayer(seed), PerfectPlayer()):
+            record = play_game(game, [PerfectPlayer(), opponent])
+            assert record.winner == 0
+
+
+@pytest.mark.parametrize("start", [n for n in range(1, 120) if RB.is_red[n]])
+def test_from_a_red_start_the_second_player_wins_with_optimal_play(start):
+    record = play_game(SubtractionGame(start), [PerfectPlayer(), PerfectPlayer()])
+    assert record.winner == 1
+    # the optimal strategy always produces red numbers: every state after player 1's moves is red
+    assert all(RB.is_red[s.n] for s in record.states[2::2] if s.n >= 0)
+
+
+def test_perfect_player_is_the_seeds_optimal_strategy():
+    """Smallest winning move; 3 when no win can be forced (the seed's switch statement)."""
+    seed_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
+    player, game = PerfectPlayer(), SubtractionGame(200)
+    for n in range(1, 200):
+        assert player(game, SubtractionState(n, n % 2)) == seed_switch[n % 8], n
+
+
+def test_smart_random_player_follows_the_seeds_intent():
+    game = SubtractionGame(100)
+    p = SmartRandomPlayer(seed=1)
+    assert p(game, SubtractionState(5, 0)) == 5 and p(game, SubtractionState(11, 0)) == 11
+    assert p(game, SubtractionState(3, 0)) == 3 and p(game, SubtractionState(4, 0)) == 3
+    assert p(game, SubtractionState(2, 0)) == 3  # every move goes below zero: the smallest
+    for n in range(6, 11):
+        assert {p(game, SubtractionState(n, 0)) for _ in range(200)} == {3, 5}
+    assert {p(game, SubtractionState(40, 0)) for _ in range(300)} == {3, 5, 11}
+
+
+def test_players_are_reproducible_from_their_seed():
+    game = SubtractionGame(50)
+
+    def run(seed):
+        return play_game(game, [SmartRandomPlayer(seed), MixedPlayer(0.5, seed=seed + 100)]).states
+
+    assert run(7) == run(7)
+    assert len({run(s) for s in range(20)}) > 5  # different seeds, different games
+
+
+@pytest.mark.parametrize("p", [-0.1, 1.5, "0.5", None])
+def test_mixed_player_rejects_bad_probabilities(p):
+    with pytest.raises(ValueError, match="probability between 0 and 1"):
+        MixedPlayer(p)
+
+
+def test_mixed_player_extremes():
+    game = SubtractionGame(100)
+    always, never = MixedPlayer(1.0, seed=1), MixedPlayer(0.0, seed=1)
+    perfect = PerfectPlayer()
+    for n in range(12, 100):
+        assert always(game, SubtractionState(n, 0)) == perfect(game, SubtractionState(n, 0))
+    assert {never(game, SubtractionState(40, 0)) for _ in range(300)} == {3, 5, 11}
+
+
+def test_record_holds_the_full_course():
+    game = SubtractionGame(22)
+    moves = iter([5, 5, 3, 3, 5, 3])
+    scripted = lambda g, s: next(moves)
+    rec = play_game(game, [scripted, scripted], names=["A", "B"])
+    assert [s.n for s in rec.states] == [22, 17, 12, 9, 6, 1, -2]  # the seed's table 1, then B must go below 0
+    assert rec.movers == (0, 1, 0, 1, 0, 1)
+    assert rec.winner == 0 and rec.utilities == (1.0, -1.0)
+    assert "A (player 0) wins" in str(rec)
+
+
+def test_a_player_making_an_illegal_move_is_named():
+    with pytest.raises(IllegalMoveError, match="cheat \\(player 0\\) chose an illegal move"):
+        def cheat(game, state):
+            return 4
+        play_game(SubtractionGame(22), [cheat, PerfectPlayer()])
+
+
+def test_playout_starts_in_20_to_50_and_is_seeded():
+    game = SubtractionGame(22)
+    starts = {playout(game, RandomPlayer(s), RandomPlayer(s + 1), seed=s).states[0].n for s in range(300)}
+    assert min(starts) >= 20 and max(starts) <= 50 and len(starts) > 25
+    r1 = playout(game, RandomPlayer(1), RandomPlayer(2), seed=3)
+    r2 = playout(game, RandomPlayer(1), RandomPlayer(2), seed=3)
+    assert r1 == r2
+
+
+def test_tournament_counts_add_up_and_seats_alternate():
+    game = SubtractionGame(22)
+    res = tournament(game, PerfectPlayer(), SmartRandomPlayer(1), games=101, seed=5,
+                     start=random_start(20, 50), keep_records=True)
+    assert res.games == 101 == sum(res.wins) + res.draws
+    assert res.seat_games == [[51, 50], [50, 51]]
+    assert sum(map(sum, res.seat_wins)) == sum(res.wins)
+    assert [r.names[0] for r in res.records[:4]] == ["perfect", "random (smart end)"] * 2
+    # the perfect player wins every game it can force
+    for rec in res.records:
+        perfect_seat = 0 if rec.names[0] == "perfect" else 1
+        start_is_blue = not RB.is_red[rec.states[0].n]
+        if start_is_blue == (perfect_seat == 0):
+            assert rec.winner == perfect_seat
+
+
+def test_tournament_rejects_bad_counts():
+    with pytest.raises(ValueError, match="positive whole number"):
+        tournament(SubtractionGame(9), RandomPlayer(1), RandomPlayer(2), games=0)
