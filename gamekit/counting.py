@@ -54,3 +54,243 @@ def reachable_positions(game: Game, state: State | None = None) -> set:
                 seen.add(child)
                 todo.append(child)
     return seen
+
+
+# --- chapter 3: counting outcomes (the German source's *pruefen_rekursiv*) ----------------
+
+from dataclasses import dataclass, field  # noqa: E402
+from fractions import Fraction  # noqa: E402
+from typing import Callable, NamedTuple, Optional  # noqa: E402
+
+from .protocol import Move  # noqa: E402
+
+
+class OutcomeCounts(NamedTuple):
+    """How many complete games below a position end in a win for player 0, for player 1, or a draw.
+
+    For TicTacToe player 0 is X, so `p0_wins` are X wins and `p1_wins` are O wins. (A named
+    tuple rather than a dataclass: the memoised count creates thousands of them.)
+    """
+
+    p0_wins: int = 0
+    p1_wins: int = 0
+    draws: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.p0_wins + self.p1_wins + self.draws
+
+    def wins(self, player: int) -> int:
+        """Games won by `player` (0 or 1)."""
+        return (self.p0_wins, self.p1_wins)[player]
+
+    def losses(self, player: int) -> int:
+        """Games lost by `player` (0 or 1)."""
+        return (self.p1_wins, self.p0_wins)[player]
+
+    def __add__(self, other: "OutcomeCounts") -> "OutcomeCounts":  # type: ignore[override]
+        return OutcomeCounts(self.p0_wins + other.p0_wins, self.p1_wins + other.p1_wins,
+                             self.draws + other.draws)
+
+
+_P0_WINS, _P1_WINS, _DRAW = OutcomeCounts(1, 0, 0), OutcomeCounts(0, 1, 0), OutcomeCounts(0, 0, 1)
+
+
+def _leaf_counts(game: Game, state: State) -> OutcomeCounts:
+    """One finished game: whose win it is, or a draw."""
+    u = game.utility(state, 0)
+    return _P0_WINS if u > 0 else _P1_WINS if u < 0 else _DRAW
+
+
+def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCounts:
+    """Count the games below `state` by plain recursion, as a student writes it first.
+
+    Every move order is walked separately, so a position reached in many orders is counted
+    again each time: the work grows with the number of *games*, not of positions.
+    """
+    check_game(game)
+    s = game.initial_state() if state is None else state
+    if game.is_terminal(s):
+        return _leaf_counts(game, s)
+    total = OutcomeCounts()
+    for move in game.legal_moves(s):
+        total = total + count_outcomes_plain(game, game.play(s, move))
+    return total
+
+
+def count_outcomes(game: Game, state: State | None = None,
+                   memo: Optional[Dict[State, OutcomeCounts]] = None) -> OutcomeCounts:
+    """The same count as `count_outcomes_plain`, but each position is counted only once.
+
+    counts(s) = the leaf's own result if s is terminal, else the sum of counts(child); the
+    answer for a position does not depend on how it was reached, so it is remembered in
+    `memo` (pass your own dict to reuse it across calls). The work now grows with the
+    number of positions and moves, not games. (Written recursively, like the source, so it
+    suits games up to a few hundred moves deep.)
+    """
+    check_game(game)
+    memo = {} if memo is None else memo
+
+    def count(s: State) -> OutcomeCounts:
+        if s not in memo:
+            if game.is_terminal(s):
+                memo[s] = _leaf_counts(game, s)
+            else:
+                x = o = d = 0
+                for m in game.legal_moves(s):
+                    cx, co, cd = count(game.play(s, m))
+                    x, o, d = x + cx, o + co, d + cd
+                memo[s] = OutcomeCounts(x, o, d)
+        return memo[s]
+
+    return count(game.initial_state() if state is None else state)
+
+
+def games_by_length(game: Game, state: State | None = None) -> Dict[int, OutcomeCounts]:
+    """The games below `state`, split by their number of moves: {length: OutcomeCounts}.
+
+    Memoised like `count_outcomes`: the table of a position is its children's tables with
+    every length shifted by one.
+    """
+    check_game(game)
+    memo: Dict[State, Dict[int, OutcomeCounts]] = {}
+
+    def table(s: State) -> Dict[int, OutcomeCounts]:
+        if s not in memo:
+            if game.is_terminal(s):
+                memo[s] = {0: _leaf_counts(game, s)}
+            else:
+                merged: Dict[int, OutcomeCounts] = {}
+                for m in game.legal_moves(s):
+                    for length, c in table(game.play(s, m)).items():
+                        merged[length + 1] = merged.get(length + 1, OutcomeCounts()) + c
+                memo[s] = merged
+        return memo[s]
+
+    return dict(sorted(table(game.initial_state() if state is None else state).items()))
+
+
+@dataclass(frozen=True)
+class OutcomeProbabilities:
+    """Exact chances of each result when both players pick uniformly among their legal moves."""
+
+    p0_win: Fraction
+    p1_win: Fraction
+    draw: Fraction
+
+    def win(self, player: int) -> Fraction:
+        return (self.p0_win, self.p1_win)[player]
+
+    def lose(self, player: int) -> Fraction:
+        """P(`player` loses): the quantity the source's corrected player keeps small."""
+        return (self.p1_win, self.p0_win)[player]
+
+
+def outcome_probabilities(game: Game, state: State | None = None,
+                          memo: Optional[Dict[State, OutcomeProbabilities]] = None) -> OutcomeProbabilities:
+    """The probability-weighted count: each branch gets an equal share of its parent's probability.
+
+    P(s) = the leaf's result (probability 1) if s is terminal, else the average of P(child)
+    over the legal moves. This is the chance of each result under uniform random play by
+    both sides, as exact fractions. Memoised like `count_outcomes`.
+    """
+    check_game(game)
+    memo = {} if memo is None else memo
+
+    def prob(s: State) -> OutcomeProbabilities:
+        if s not in memo:
+            if game.is_terminal(s):
+                c = _leaf_counts(game, s)
+                memo[s] = OutcomeProbabilities(Fraction(c.p0_wins), Fraction(c.p1_wins), Fraction(c.draws))
+            else:
+                kids = [prob(game.play(s, m)) for m in game.legal_moves(s)]
+                n = len(kids)
+                memo[s] = OutcomeProbabilities(sum((k.p0_win for k in kids), Fraction(0)) / n,
+                                               sum((k.p1_win for k in kids), Fraction(0)) / n,
+                                               sum((k.draw for k in kids), Fraction(0)) / n)
+        return memo[s]
+
+    return prob(game.initial_state() if state is None else state)
+
+
+def terminal_positions(game: Game, state: State | None = None) -> set:
+    """The reachable positions where the game is over (the leaves of the game graph)."""
+    return {s for s in reachable_positions(game, state) if game.is_terminal(s)}
+
+
+@dataclass
+class ExhaustiveCheck:
+    """A fixed player against every possible opponent: all the lines it can end up in.
+
+    `losses` holds the move sequences (from the start state) that end in a loss for the
+    checked player; `can_lose` is True when there is at least one.
+    """
+
+    player_name: str
+    seat: int
+    start: State = None
+    lines: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: list = field(default_factory=list)
+
+    @property
+    def can_lose(self) -> bool:
+        return bool(self.losses)
+
+    def __str__(self) -> str:
+        return (f"{self.player_name} in seat {self.seat}: {self.lines} lines against every opponent, "
+                f"{self.wins} won, {self.draws} drawn, {len(self.losses)} lost")
+
+
+def against_every_opponent(game: Game, player: Callable[[Game, State], Move], seat: int,
+                           state: State | None = None) -> ExhaustiveCheck:
+    """Play a deterministic `player` in `seat` against every opponent strategy at once.
+
+    Where the player moves we follow its one choice; where the opponent moves we follow
+    every legal move. Each line that ends is one possible game, so if no line is lost,
+    no opponent whatsoever can beat the player — a proof, unlike a tournament against a
+    random opponent, which only samples some lines.
+    """
+    from .players import player_name
+    from .protocol import check_player
+
+    check_game(game)
+    seat = check_player(seat)
+    root = game.initial_state() if state is None else state
+    result = ExhaustiveCheck(player_name(player), seat, root)
+    stack: list[tuple[State, tuple]] = [(root, ())]
+    while stack:
+        s, line = stack.pop()
+        if game.is_terminal(s):
+            result.lines += 1
+            u = game.utility(s, seat)
+            if u > 0:
+                result.wins += 1
+            elif u < 0:
+                result.losses.append(line)
+            else:
+                result.draws += 1
+            continue
+        moves = [player(game, s)] if game.to_move(s) == seat else list(game.legal_moves(s))
+        for m in reversed(moves):
+            stack.append((game.play(s, m), line + (m,)))
+    return result
+
+
+def line_probability(game: Game, line: tuple, seat: int, state: State | None = None) -> Fraction:
+    """The chance that a uniformly random opponent of `seat` plays exactly its moves in `line`.
+
+    The moves of `seat` in the line are taken as given (a deterministic player makes them),
+    so the chance is the product of 1/(number of legal moves) at the opponent's turns.
+    Summed over `ExhaustiveCheck.losses` it is the chance of losing one game against a
+    random opponent — which tells how many games a tournament needs to notice a flaw.
+    """
+    check_game(game)
+    s = game.initial_state() if state is None else state
+    p = Fraction(1)
+    for move in line:
+        if game.to_move(s) != seat:
+            p /= len(game.legal_moves(s))
+        s = game.play(s, move)
+    return p

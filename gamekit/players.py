@@ -102,3 +102,63 @@ class MixedPlayer:
     def __call__(self, game: Game, state: State) -> Move:
         chosen = self.optimal if self.rng.random() < self.p else self.other
         return chosen(game, state)
+
+
+# --- chapter 3: players that trust counts of games (the German source's TicTacToe players) ---
+
+class RawCountPlayer:
+    """The source's first "optimal" player, as far as its text describes it: it trusts raw counts.
+
+    For each legal move it counts every game below the resulting position (`count_outcomes`)
+    and scores the move by the average result of those games for itself, (wins − losses) /
+    games: the "centre of mass" (German: *Schwerpunkt*) of the outcomes with every game
+    weighted equally. It plays the move of highest score (ties: the first). Every game
+    counts the same however deep it lies, which is exactly the flaw the source suspected.
+    """
+
+    def __init__(self, name: str = "raw counts"):
+        self.name = name
+        self._memo: Dict[Any, dict] = {}
+
+    def scores(self, game: Game, state: State) -> Dict[Move, float]:
+        """The score of every legal move, in legal-move order."""
+        from .counting import count_outcomes
+
+        memo = self._memo.setdefault(game, {})
+        me = game.to_move(state)
+        result = {}
+        for m in game.legal_moves(state):
+            c = count_outcomes(game, game.play(state, m), memo)
+            result[m] = (c.wins(me) - c.losses(me)) / c.total
+        return result
+
+    def __call__(self, game: Game, state: State) -> Move:
+        scores = self.scores(game, state)
+        return max(scores, key=scores.get)
+
+
+class LossAversePlayer:
+    """The source's corrected player: the move that maximises 1 − P(lose) under random play.
+
+    For each legal move it computes the exact probability that the mover loses if both
+    sides then play uniformly at random (`outcome_probabilities`), and plays the move where
+    that probability is smallest (ties: the first). Deep losses now weigh less than shallow
+    ones, but the opponent is still modelled as random, so this is not perfect play.
+    """
+
+    def __init__(self, name: str = "1 − P(lose)"):
+        self.name = name
+        self._memo: Dict[Any, dict] = {}
+
+    def chances(self, game: Game, state: State) -> Dict[Move, Any]:
+        """1 − P(lose) for every legal move (exact fractions), in legal-move order."""
+        from .counting import outcome_probabilities
+
+        memo = self._memo.setdefault(game, {})
+        me = game.to_move(state)
+        return {m: 1 - outcome_probabilities(game, game.play(state, m), memo).lose(me)
+                for m in game.legal_moves(state)}
+
+    def __call__(self, game: Game, state: State) -> Move:
+        chances = self.chances(game, state)
+        return max(chances, key=chances.get)

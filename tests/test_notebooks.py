@@ -1,14 +1,16 @@
 """Every notebook runs top to bottom headless, draws real figures, passes its own
-self-checks, and exports to reveal.js slides."""
+self-checks, and exports to reveal.js slides (offline: no CDN) and to an HTML page."""
 import json
+import warnings
 
 import nbformat
 import pytest
 
+from gamekit.course import build
 from gamekit.course.execute import execute_notebook, export_slides
 from gamekit.course.nbcheck import notebook_problems
 
-from conftest import NOTEBOOKS
+from conftest import NOTEBOOKS, ROOT
 
 
 def _outputs(nb):
@@ -42,3 +44,15 @@ def test_notebook_executes_and_exports(path, artifacts):
     slides = export_slides(nb, artifacts / f"{path.stem}.slides.html")
     assert "reveal" in slides.lower()
     assert slides.count("<section") >= 5
+
+    # The course build (python -m gamekit.course slides / html) on the same executed notebook:
+    # slides and page in test-artifacts/build/, with their lib/ beside them, no CDN needed.
+    paths = build.BuildPaths(artifacts / "build", assets_root=ROOT / "_build" / "assets")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        offline = build.install_assets(paths)
+    for out in (build.write_slides(nb, path.stem, paths), build.write_html(nb, path.stem, paths)):
+        page = out.read_text(encoding="utf-8")
+        if offline:
+            assert build.remote_resources(page) == [], f"{out.name} loads from the network"
+        assert "data:image/png;base64" in page

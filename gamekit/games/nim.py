@@ -111,3 +111,20 @@ class Nim:
 
     def state(self, piles: Iterable[int], to_move: int = 0) -> NimState:
         return NimState(check_piles(piles), int(to_move))
+
+
+def parse_piles(text: str) -> tuple[int, ...]:
+    """Read piles typed by a person, e.g. "3 5 7" or "3, 5, 7" or "[3, 5, 7]"; clear errors otherwise.
+
+    Only ASCII digits count as whole numbers (Python's `str.isnumeric` also accepts "½" and "²",
+    which `int` then rejects).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"piles must be typed as text such as '3 5 7', got {text!r}")
+    tokens = text.strip().strip("[]()").replace(",", " ").split()
+    if not tokens:
+        raise ValueError("no piles given: type whole numbers >= 0 separated by spaces, such as 3 5 7")
+    bad = [t for t in tokens if not (t.isascii() and t.isdigit())]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is not a whole number >= 0: type piles such as 3 5 7")
+    return check_piles(int(t) for t in tokens)

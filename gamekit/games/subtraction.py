@@ -13,6 +13,7 @@ a finite proof, and the strategy table derived from that period.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
@@ -179,7 +180,11 @@ def _prefix(moves: tuple[int, ...], count: int) -> bytearray:
 
 def periodicity(moves: Iterable[int] = SEED_MOVES) -> Periodicity:
     """Find the period and pre-period of the red/blue colours of a subtraction set, with proof."""
-    moves = check_moves(moves)
+    return _periodicity(check_moves(moves))
+
+
+@lru_cache(maxsize=256)
+def _periodicity(moves: tuple[int, ...]) -> Periodicity:
     colours, a, b = _scan(moves, MAX_PERIOD_SEARCH)
     if a is None:
         raise ValueError(

@@ -6,6 +6,7 @@ number of marks, so the board alone is the state. A move is the index of an empt
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 from ..protocol import illegal_move
@@ -24,11 +25,27 @@ Board = tuple  # tuple of 9 strings
 
 
 def winner(board: Board) -> str | None:
-    """'X' or 'O' if that mark fills a line, else None."""
+    """'X' or 'O' if that mark fills a line, else None.
+
+    Remembered per board (there are only 5,478 legal ones), because every search of the
+    course asks this question again and again for the same boards. `winner.cache_clear()`
+    forgets (benchmarks use it to time a cold start).
+    """
+    try:
+        return _winner_memo(board)
+    except TypeError:  # an unhashable board such as a list: answer without the memo
+        return _winner_memo.__wrapped__(tuple(board))
+
+
+@lru_cache(maxsize=1 << 16)
+def _winner_memo(board: Board) -> str | None:
     for a, b, c in LINES:
         if board[a] != EMPTY and board[a] == board[b] == board[c]:
             return board[a]
     return None
+
+
+winner.cache_clear = _winner_memo.cache_clear  # type: ignore[attr-defined]
 
 
 def board_from_string(text: str) -> Board:
@@ -98,7 +115,7 @@ class TicTacToe:
         return self.start
 
     def to_move(self, state: Board) -> int:
-        return 0 if state.count(X) == state.count(O) else 1
+        return 0 if state.count(EMPTY) % 2 else 1  # X moves when an odd number of squares is free
 
     def legal_moves(self, state: Board) -> tuple[int, ...]:
         if winner(state) is not None:
@@ -109,7 +126,7 @@ class TicTacToe:
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < 9 \
                 or state[move] != EMPTY or winner(state) is not None:
             raise illegal_move(move, state, self.legal_moves(state))
-        mark = MARKS[self.to_move(state)]
+        mark = X if state.count(EMPTY) % 2 else O
         return state[:move] + (mark,) + state[move + 1:]
 
     def is_terminal(self, state: Board) -> bool:
@@ -122,3 +139,95 @@ class TicTacToe:
                 raise ValueError(f"utility is defined only at the end of the game, not at {''.join(state)!r}")
             return 0.0
         return 1.0 if w == MARKS[player] else -1.0
+
+
+# --- the German source's encoding: 0 empty, 1 X, 4 O ---------------------------------------
+
+SEED_VALUES = {EMPTY: 0, X: 1, O: 4}
+
+
+def seed_encoding(board: Board, o_value: int = 4) -> tuple[int, ...]:
+    """The board as the source's nine integers: 0 empty, 1 X, `o_value` (4 in its code) O.
+
+    `o_value` exists so the notebook can show why the source's *text* (which says O is 2)
+    would not work with its line-sum test.
+    """
+    if len(board) != 9 or any(c not in SEED_VALUES for c in board):
+        raise ValueError(f"a board is nine cells of 'X', 'O' or '.', got {board!r}")
+    return tuple({EMPTY: 0, X: 1, O: o_value}[c] for c in board)
+
+
+def seed_winner(cells: Sequence[int], o_value: int = 4) -> str | None:
+    """The source's win test on integer cells: a line summing to 3 is X's, to 3*o_value is O's.
+
+    Like the source it checks the lines in a fixed order and reports the first hit.
+    """
+    for a, b, c in LINES:
+        total = cells[a] + cells[b] + cells[c]
+        if total == 3:
+            return X
+        if total == 3 * o_value:
+            return O
+    return None
+
+
+def seed_x_to_move(cells: Sequence[int]) -> bool:
+    """The source's turn test: X is to move when the sum of all cells is a multiple of 5."""
+    return sum(cells) % 5 == 0
+
+
+# --- games up to symmetry: two different definitions ---------------------------------------
+
+def _permute(board: Board, perm: Sequence[int]) -> Board:
+    return tuple(board[perm[i]] for i in range(9))
+
+
+def game_classes_up_to_symmetry(game: "TicTacToe | None" = None) -> int:
+    """Whole games (move sequences) counted once per class of symmetric images: 31,896 from the start.
+
+    Two games are the same when one symmetry of the square maps every move of one onto the
+    corresponding move of the other. Counted with Burnside's lemma: the number of classes
+    is the average, over the symmetries g that fix the start, of the games that g maps
+    onto themselves (games played only on squares that g leaves in place).
+    """
+    from ..counting import count_outcomes
+
+    game = TicTacToe() if game is None else game
+    start = game.initial_state()
+    group = [p for p in SYMMETRIES if _permute(start, p) == start]
+    fixed_total = 0
+    for perm in group:
+        if perm == tuple(range(9)):
+            fixed_total += count_outcomes(game, start).total
+            continue
+        still = {i for i in range(9) if perm[i] == i}
+        memo: dict = {}
+
+        def paths(s: Board) -> int:
+            if s not in memo:
+                memo[s] = 1 if game.is_terminal(s) else sum(
+                    paths(game.play(s, m)) for m in game.legal_moves(s) if m in still)
+            return memo[s]
+
+        fixed_total += paths(start)
+    return fixed_total // len(group)
+
+
+def games_in_symmetry_reduced_tree(game: "TicTacToe | None" = None) -> int:
+    """Games in the tree where, at every position, moves leading to symmetric positions are merged: 26,830.
+
+    This is what you count if you only ever play one move of each symmetric kind (e.g. 3
+    first moves instead of 9): paths from the start to an end in the graph of positions
+    taken up to symmetry.
+    """
+    game = TicTacToe() if game is None else game
+    memo: dict = {}
+
+    def paths(s: Board) -> int:
+        key = canonical(s)
+        if key not in memo:
+            children = {canonical(game.play(s, m)): game.play(s, m) for m in game.legal_moves(s)}
+            memo[key] = 1 if game.is_terminal(s) else sum(paths(c) for c in children.values())
+        return memo[key]
+
+    return paths(game.initial_state())

@@ -1,0 +1,442 @@
+"""Build the course for the classroom: offline slides, student handouts, executed HTML.
+
+Three products, each from the notebooks in `notebooks/`, each written below `_build/`:
+
+- slides (`_build/slides/NN-title.slides.html`): the notebook executed (figures and widget
+  state kept) and exported to reveal.js. nbconvert loads reveal.js, RequireJS, jQuery,
+  MathJax and the widget renderer from CDNs by default; here they come from the npm
+  registry, installed once into `_build/assets/`, and a copy of the few files needed goes
+  next to the slides (`_build/slides/lib/`). The HTML references them by relative paths, so
+  the folder works from a USB stick (file://) or a loopback server with no network at all.
+- handouts (`_build/handouts/NN-title.ipynb`): every solution cell replaced by a stub,
+  outputs cleared, everything else unchanged.
+- html (`_build/html/NN-title.html`): the executed notebook as one page to read without
+  Jupyter, with the same local assets.
+
+Without npm the slides fall back to the CDN, with a clear warning.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import nbformat
+
+from .execute import execute_notebook
+from .nbcheck import exercises, is_solution
+
+#: npm packages the offline slides need, pinned: reveal.js 4.0.2 is the version nbconvert's
+#: reveal template is written for; MathJax 2 because the template calls MathJax.Hub.
+ASSET_PACKAGES = {
+    "reveal.js": "4.0.2",
+    "mathjax": "2.7.7",
+    "requirejs": "2.3.7",
+    "jquery": "3.7.1",
+    "@jupyter-widgets/html-manager": "1.0.15",
+}
+
+#: Files and folders copied from node_modules into a built folder's `lib/`.
+LIB_FILES = {
+    "reveal.js/dist": "reveal.js/dist",
+    "reveal.js/plugin/notes": "reveal.js/plugin/notes",
+    "requirejs/require.js": "require.js",
+    "jquery/dist/jquery.min.js": "jquery.min.js",
+    "mathjax/MathJax.js": "mathjax/MathJax.js",
+    "mathjax/config/TeX-AMS_CHTML-full.js": "mathjax/config/TeX-AMS_CHTML-full.js",
+    "mathjax/config/Safe.js": "mathjax/config/Safe.js",
+    "mathjax/extensions": "mathjax/extensions",
+    "mathjax/jax/input/TeX": "mathjax/jax/input/TeX",
+    "mathjax/jax/output/CommonHTML": "mathjax/jax/output/CommonHTML",
+    "mathjax/jax/element": "mathjax/jax/element",
+    "mathjax/localization/en": "mathjax/localization/en",
+    "mathjax/fonts/HTML-CSS/TeX/woff": "mathjax/fonts/HTML-CSS/TeX/woff",
+    "@jupyter-widgets/html-manager/dist": "html-manager",
+}
+
+#: A reveal.js theme whose fonts ship inside reveal.js (no Google Fonts import).
+THEME = "white"
+#: Slide size for a 16:9 projector; reveal.js scales it to the screen.
+SLIDE_WIDTH, SLIDE_HEIGHT = 1280, 720
+
+# Our templates: nbconvert's own, with the Mermaid module import removed (the course uses
+# no Mermaid, and an ES module import from a CDN breaks offline and from file://), and a
+# few style rules so that code and figures fit a projector slide.
+_NO_MERMAID = "{% block html_head_js_mermaidjs %}{% endblock html_head_js_mermaidjs %}"
+_SLIDE_CSS = """
+<style type="text/css">
+.reveal .jp-OutputArea-output img { max-height: 540px; max-width: 100%; width: auto; height: auto; }
+.reveal .jp-InputArea-editor pre, .reveal .jp-OutputArea-output pre { font-size: 17px; line-height: 1.3; }
+.reveal .jp-RenderedHTMLCommon table { font-size: 18px; }
+.reveal .slides section { text-align: left; }
+.reveal h1, .reveal h2, .reveal h3, .reveal h4 { text-transform: none; }
+</style>
+"""
+SLIDES_TEMPLATE = ("{%- extends 'index.html.j2' -%}" + _NO_MERMAID
+                   + "{% block html_head_css %}{{ super() }}" + _SLIDE_CSS + "{% endblock html_head_css %}")
+HTML_TEMPLATE = "{%- extends 'index.html.j2' -%}" + _NO_MERMAID
+
+HANDOUT_STUB = "# Your solution here"
+
+
+@dataclass(frozen=True)
+class BuildPaths:
+    """Where the build puts things: below `root` (`_build/`, which .gitignore ignores).
+
+    `assets_root` lets several build folders share one npm install (the tests use it).
+    """
+
+    root: Path
+    assets_root: Path | None = None
+
+    @property
+    def assets(self) -> Path:
+        return self.assets_root if self.assets_root is not None else self.root / "assets"
+
+    @property
+    def node_modules(self) -> Path:
+        return self.assets / "node_modules"
+
+    @property
+    def slides(self) -> Path:
+        return self.root / "slides"
+
+    @property
+    def handouts(self) -> Path:
+        return self.root / "handouts"
+
+    @property
+    def html(self) -> Path:
+        return self.root / "html"
+
+
+def default_paths() -> BuildPaths:
+    """`_build/` in the current folder (run the commands from the repository's top folder)."""
+    return BuildPaths(Path.cwd() / "_build")
+
+
+# ---------------------------------------------------------------------------------------
+# Assets from npm
+# ---------------------------------------------------------------------------------------
+
+def assets_installed(paths: BuildPaths | None = None) -> bool:
+    """True when every pinned npm package is in `_build/assets/node_modules`."""
+    paths = paths or default_paths()
+    for name, version in ASSET_PACKAGES.items():
+        meta = paths.node_modules / name / "package.json"
+        if not meta.is_file() or json.loads(meta.read_text(encoding="utf-8")).get("version") != version:
+            return False
+    return True
+
+
+def install_assets(paths: BuildPaths | None = None, force: bool = False) -> bool:
+    """Install the pinned npm packages once into `_build/assets/`; False (and a warning) without npm.
+
+    The install goes to a temporary folder first and is then renamed into place, so two
+    processes building at once (parallel tests) never see a half-installed folder.
+    """
+    paths = paths or default_paths()
+    if assets_installed(paths) and not force:
+        return True
+    npm = shutil.which("npm")
+    if npm is None:
+        warnings.warn("npm is not installed: slides will load reveal.js, MathJax and the widget renderer "
+                      "from CDNs and need internet. Install Node.js/npm and run "
+                      "`python -m gamekit.course assets` for offline slides.", RuntimeWarning, stacklevel=2)
+        return False
+    paths.assets.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="assets-", dir=paths.assets.parent))
+    (tmp / "package.json").write_text(json.dumps(
+        {"name": "gamekit-course-assets", "private": True, "description": "built by python -m gamekit.course assets",
+         "dependencies": ASSET_PACKAGES}, indent=2), encoding="utf-8")
+    cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+    done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+    if done.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RuntimeError(f"npm install failed in {tmp}:\n{done.stderr[-2000:]}")
+    if paths.assets.exists():
+        if assets_installed(paths) and not force:  # someone else finished first
+            shutil.rmtree(tmp, ignore_errors=True)
+            return True
+        shutil.rmtree(paths.assets)
+    try:
+        os.replace(tmp, paths.assets)
+    except OSError:  # lost a race to a parallel install of the same versions
+        shutil.rmtree(tmp, ignore_errors=True)
+    return assets_installed(paths)
+
+
+def copy_lib(paths: BuildPaths, target: Path) -> Path:
+    """Copy the needed asset files into `target/lib` (once) and return that folder."""
+    lib = target / "lib"
+    stamp = lib / "VERSIONS.json"
+    wanted = json.dumps({"packages": ASSET_PACKAGES, "files": LIB_FILES}, sort_keys=True)
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:
+        return lib
+    tmp = Path(tempfile.mkdtemp(prefix="lib-", dir=target))
+    for src, dst in LIB_FILES.items():
+        src_path, dst_path = paths.node_modules / src, tmp / dst
+        dst_path.parent.mkdir(parents=True, exist_ok=True)
+        if src_path.is_dir():
+            shutil.copytree(src_path, dst_path, ignore=shutil.ignore_patterns("*.map", "*.esm.js"))
+        else:
+            shutil.copy2(src_path, dst_path)
+    (tmp / "VERSIONS.json").write_text(wanted, encoding="utf-8")
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:  # a parallel build was faster
+        shutil.rmtree(tmp, ignore_errors=True)
+        return lib
+    if lib.exists():
+        shutil.rmtree(lib, ignore_errors=True)
+    try:
+        os.replace(tmp, lib)
+    except OSError:  # a parallel build put an identical lib in place first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return lib
+
+
+def asset_config(local: bool, prefix: str = "lib") -> dict:
+    """nbconvert exporter settings: every script and style sheet from `prefix/` (or the CDN)."""
+    common = {"reveal_theme": THEME, "reveal_width": str(SLIDE_WIDTH), "reveal_height": str(SLIDE_HEIGHT),
+              "reveal_scroll": True, "reveal_number": "c/t"}
+    if not local:
+        return common
+    return {
+        **common,
+        "reveal_url_prefix": f"{prefix}/reveal.js",
+        "require_js_url": f"{prefix}/require.js",
+        "jquery_url": f"{prefix}/jquery.min.js",
+        "mathjax_url": f"{prefix}/mathjax/MathJax.js?config=TeX-AMS_CHTML-full,Safe",
+        "widget_renderer_url": f"{prefix}/html-manager/embed-amd.js",
+    }
+
+
+# A URL that the page would load (script, style sheet, image, font, module), as opposed to a
+# link the reader may click.
+_URL = r"(?P<url>(?:https?:)?//[^\"'\s)]+)"
+_RESOURCE_PATTERNS = [re.compile(p, re.I) for p in [
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']" + _URL,
+    r"<link\b[^>]*\bhref\s*=\s*[\"']" + _URL,
+    r"<img\b[^>]*\bsrc\s*=\s*[\"']" + _URL,
+    r"url\(\s*[\"']?" + _URL,
+    r"@import\s+[\"']" + _URL,
+    r"\bfrom\s+[\"']" + _URL,
+    r"[\"'](?P<url>https?://[^\"'\s]*\.(?:m?js|css)(?:\?[^\"'\s]*)?)[\"']",
+]]
+
+
+def remote_resources(html: str) -> list[str]:
+    """Every network URL the page would load by itself, once each (empty for an offline page).
+
+    Links the reader may click (`<a href=...>`) are not resources and are not reported.
+    """
+    found: dict[str, None] = {}
+    for pattern in _RESOURCE_PATTERNS:
+        for match in pattern.finditer(html):
+            found.setdefault(match.group("url"))
+    return list(found)
+
+
+# ---------------------------------------------------------------------------------------
+# Exporting
+# ---------------------------------------------------------------------------------------
+
+def _prepare_offline(paths: BuildPaths, outdir: Path, offline: bool | None) -> bool:
+    """Install assets and copy `lib/` next to the output; False means 'use the CDN'."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    if offline is False:
+        return False
+    if install_assets(paths):
+        copy_lib(paths, outdir)
+        return True
+    if offline:
+        raise RuntimeError("offline slides need the npm assets, and npm is not available")
+    return False
+
+
+def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
+    """An executed notebook as reveal.js slides (HTML text) whose assets live in `lib/`."""
+    from nbconvert import SlidesExporter
+
+    exporter = SlidesExporter(raw_template=SLIDES_TEMPLATE, **asset_config(local))
+    body, _ = exporter.from_notebook_node(nb)
+    return body
+
+
+def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
+    """An executed notebook as one HTML page (JupyterLab look) whose assets live in `lib/`."""
+    from nbconvert import HTMLExporter
+
+    config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
+    exporter = HTMLExporter(raw_template=HTML_TEMPLATE, **config)
+    body, _ = exporter.from_notebook_node(nb)
+    return body
+
+
+def write_slides(nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = None,
+                 offline: bool | None = None) -> Path:
+    """Write the slides of an executed notebook to `_build/slides/<name>.slides.html`.
+
+    `offline=None` uses local assets when npm can provide them and warns otherwise;
+    True insists on them; False uses the CDN.
+    """
+    paths = paths or default_paths()
+    local = _prepare_offline(paths, paths.slides, offline)
+    out = paths.slides / f"{name}.slides.html"
+    out.write_text(slides_html(nb, local), encoding="utf-8")
+    return out
+
+
+def write_html(nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = None,
+               offline: bool | None = None) -> Path:
+    """Write an executed notebook as `_build/html/<name>.html` (assets as for the slides)."""
+    paths = paths or default_paths()
+    local = _prepare_offline(paths, paths.html, offline)
+    out = paths.html / f"{name}.html"
+    out.write_text(page_html(nb, local), encoding="utf-8")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Handouts
+# ---------------------------------------------------------------------------------------
+
+def answer_names(source: str) -> list[str]:
+    """Names starting with `answer` that the code assigns at top level, in order of first assignment."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise ValueError(f"solution cell is not valid Python ({exc.msg}, line {exc.lineno})") from exc
+    names: list[str] = []
+
+    def add(target: ast.AST) -> None:
+        if isinstance(target, ast.Name) and target.id.startswith("answer") and target.id not in names:
+            names.append(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for elt in target.elts:
+                add(elt)
+
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                add(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            add(node.target)
+    return names
+
+
+def stub_source(solution: str) -> str:
+    """The handout version of a solution cell: a prompt plus `answer_N_M = ...` placeholders."""
+    return "\n".join([HANDOUT_STUB] + [f"{name} = ..." for name in answer_names(solution)])
+
+
+def handout_problems(nb: nbformat.NotebookNode) -> list[str]:
+    """Exercises without a tagged solution and solutions without an exercise (empty when paired)."""
+    problems = []
+    pairs = exercises(nb)
+    for label, i, sol in pairs:
+        if sol is None:
+            problems.append(f"Exercise {label} (cell {i}) has no tagged solution as its next code cell")
+    paired = {sol for _, _, sol in pairs if sol is not None}
+    for i, cell in enumerate(nb.cells):
+        if is_solution(cell) and i not in paired:
+            problems.append(f"cell {i}: solution cell with no exercise before it")
+    return problems
+
+
+def make_handout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The student copy of `nb`: solution cells stubbed and shown, outputs cleared, the rest unchanged.
+
+    Raises ValueError if an exercise has no tagged solution or a solution no exercise,
+    because a handout built from such a notebook would silently leak or lose an answer.
+    """
+    problems = handout_problems(nb)
+    if problems:
+        raise ValueError("cannot build a handout: " + "; ".join(problems))
+    out = copy.deepcopy(nb)
+    out.metadata.pop("widgets", None)
+    for cell in out.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.outputs = []
+        cell.execution_count = None
+        if is_solution(cell):
+            cell.source = stub_source(cell.source)
+            jupyter = cell.metadata.get("jupyter", {})
+            jupyter.pop("source_hidden", None)
+            jupyter.pop("outputs_hidden", None)
+            if jupyter:
+                cell.metadata["jupyter"] = jupyter
+            else:
+                cell.metadata.pop("jupyter", None)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Whole-course commands
+# ---------------------------------------------------------------------------------------
+
+def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
+    """The notebooks to build: the given files (or NN prefixes like `03`), else all of `notebooks/`."""
+    folder = Path.cwd() / "notebooks"
+    chosen = []
+    for name in names:
+        path = Path(name)
+        if path.is_file():
+            chosen.append(path)
+            continue
+        matches = sorted(folder.glob(f"{name}*.ipynb")) if re.fullmatch(r"\d\d", str(name)) else []
+        if len(matches) != 1:
+            raise ValueError(f"no notebook {name!r}: give a path to an .ipynb file or a two-digit "
+                             f"chapter number (found in {folder}: {[p.name for p in sorted(folder.glob('*.ipynb'))]})")
+        chosen.append(matches[0])
+    if not chosen:
+        chosen = sorted(folder.glob("[0-9][0-9]-*.ipynb"))
+        if not chosen:
+            raise ValueError(f"no notebooks in {folder}: run this from the repository's top folder")
+    return chosen
+
+
+def build_slides(notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None,
+                 html: bool = False) -> list[Path]:
+    """Execute each notebook and write its offline slides (and, with `html=True`, its HTML page)."""
+    paths = paths or default_paths()
+    written = []
+    for path in notebooks:
+        print(f"executing {path.name} ...", file=sys.stderr, flush=True)
+        nb = execute_notebook(path)
+        written.append(write_slides(nb, path.stem, paths, offline))
+        if html:
+            written.append(write_html(nb, path.stem, paths, offline))
+    return written
+
+
+def build_html(notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None) -> list[Path]:
+    """Execute each notebook and write it as one HTML page to read without Jupyter."""
+    paths = paths or default_paths()
+    written = []
+    for path in notebooks:
+        print(f"executing {path.name} ...", file=sys.stderr, flush=True)
+        written.append(write_html(execute_notebook(path), path.stem, paths, offline))
+    return written
+
+
+def build_handouts(notebooks: Iterable[Path], paths: BuildPaths | None = None) -> list[Path]:
+    """Write the student handout of each notebook to `_build/handouts/`."""
+    paths = paths or default_paths()
+    paths.handouts.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in notebooks:
+        out = paths.handouts / path.name
+        nbformat.write(make_handout(nbformat.read(path, as_version=4)), out)
+        written.append(out)
+    return written

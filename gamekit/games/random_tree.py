@@ -1,0 +1,153 @@
+"""Abstract game trees on the `Game` protocol: a tree given by its leaf values, and uniform
+random trees for measuring search algorithms.
+
+A state is the tuple of child indices on the path from the root, e.g. (2, 0) = "third move,
+then first move". Player 0 (MAX) moves at even depths, player 1 (MIN) at odd depths. A leaf's
+utility is its value for player 0 (and minus that for player 1), so values need not be
++-1: textbook trees use numbers like 3, 12, 8.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..protocol import illegal_move
+
+
+def _check_tree(tree: Any, path: tuple = ()) -> Any:
+    if isinstance(tree, bool):
+        raise TypeError(f"a leaf must be a number, got {tree!r} at path {path}")
+    if isinstance(tree, numbers.Real):
+        return float(tree)
+    if isinstance(tree, (list, tuple)):
+        if not tree:
+            raise ValueError(f"an inner node needs at least one child; the node at path {path} has none")
+        return tuple(_check_tree(t, path + (i,)) for i, t in enumerate(tree))
+    raise TypeError(f"a tree is a number (a leaf) or a list of trees, got {tree!r} at path {path}")
+
+
+class TreeGame:
+    """A game whose tree is written out: nested lists, numbers at the leaves (player 0's values).
+
+    `TreeGame([[3, 12, 8], [2, 4, 6], [14, 5, 2]])` is the classic two-ply example: MAX
+    chooses a list, MIN chooses a number in it.
+    """
+
+    def __init__(self, tree: Sequence):
+        if not isinstance(tree, (list, tuple)):
+            raise TypeError(f"the tree must be a list of subtrees, got {tree!r}")
+        self.tree = _check_tree(tree)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.nested()!r})"
+
+    def node(self, state: tuple) -> Any:
+        t = self.tree
+        for i in state:
+            t = t[i]
+        return t
+
+    def nested(self, state: tuple = ()) -> Any:
+        """The subtree at `state` as nested lists (leaves as numbers)."""
+        t = self.node(state)
+        return t if isinstance(t, float) else [self.nested(state + (i,)) for i in range(len(t))]
+
+    def initial_state(self) -> tuple:
+        return ()
+
+    def to_move(self, state: tuple) -> int:
+        return len(state) % 2
+
+    def legal_moves(self, state: tuple) -> tuple:
+        t = self.node(state)
+        return () if isinstance(t, float) else tuple(range(len(t)))
+
+    def play(self, state: tuple, move: int) -> tuple:
+        legal = self.legal_moves(state)
+        if isinstance(move, bool) or move not in legal:
+            raise illegal_move(move, state, legal)
+        return state + (move,)
+
+    def is_terminal(self, state: tuple) -> bool:
+        return isinstance(self.node(state), float)
+
+    def utility(self, state: tuple, player: int) -> float:
+        v = self.node(state)
+        if not isinstance(v, float):
+            raise ValueError(f"utility is defined only at a leaf, not at {state!r}")
+        return v if player == 0 else -v
+
+    def leaf_values(self) -> list:
+        """All leaf values, left to right."""
+        out = []
+
+        def walk(t):
+            if isinstance(t, float):
+                out.append(t)
+            else:
+                for c in t:
+                    walk(c)
+
+        walk(self.tree)
+        return out
+
+
+class RandomTree(TreeGame):
+    """A uniform tree: every inner node has `branching` children, every leaf is at `depth`.
+
+    The leaf values are a random permutation of 0 .. branching**depth - 1 drawn from `seed`:
+    all distinct, so "best move" is never a tie and Knuth and Moore's formulas apply exactly.
+    """
+
+    def __init__(self, branching: int, depth: int, seed: int | None = None):
+        for name, x, low in (("branching", branching, 1), ("depth", depth, 1)):
+            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+                raise TypeError(f"{name} must be a whole number >= {low}, got {x!r}")
+            if x < low:
+                raise ValueError(f"{name} must be a whole number >= {low}, got {x!r}")
+        if branching ** depth > 5_000_000:
+            raise ValueError(f"branching**depth = {branching ** depth:,} leaves is too many (at most 5,000,000)")
+        self.branching, self.depth, self.seed = int(branching), int(depth), seed
+        values = np.random.default_rng(seed).permutation(self.branching ** self.depth)
+        self.values = values.astype(float)
+
+    def __repr__(self) -> str:
+        return f"RandomTree(branching={self.branching}, depth={self.depth}, seed={self.seed})"
+
+    def _index(self, state: tuple) -> int:
+        i = 0
+        for m in state:
+            i = i * self.branching + m
+        return i
+
+    def node(self, state: tuple) -> Any:  # only used for nested(); leaves by index
+        if len(state) == self.depth:
+            return float(self.values[self._index(state)])
+        return tuple(range(self.branching))
+
+    def nested(self, state: tuple = ()) -> Any:
+        if len(state) == self.depth:
+            return float(self.values[self._index(state)])
+        return [self.nested(state + (i,)) for i in range(self.branching)]
+
+    def legal_moves(self, state: tuple) -> tuple:
+        return () if len(state) >= self.depth else tuple(range(self.branching))
+
+    def play(self, state: tuple, move: int) -> tuple:
+        if len(state) >= self.depth or isinstance(move, bool) or move not in range(self.branching):
+            raise illegal_move(move, state, self.legal_moves(state))
+        return state + (move,)
+
+    def is_terminal(self, state: tuple) -> bool:
+        return len(state) >= self.depth
+
+    def utility(self, state: tuple, player: int) -> float:
+        if len(state) != self.depth:
+            raise ValueError(f"utility is defined only at a leaf (depth {self.depth}), not at {state!r}")
+        v = float(self.values[self._index(state)])
+        return v if player == 0 else -v
+
+    def leaf_values(self) -> list:
+        return [float(v) for v in self.values]

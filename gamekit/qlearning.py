@@ -1,0 +1,485 @@
+"""Tabular Q-learning by self-play, for any two-player game of the protocol with a finite state space.
+
+One table serves both players: `Q[s][a]` is the value of move `a` in position `s` *for the player
+who makes it* (the mover). Three update rules ("targets") are offered so that a notebook can
+compare them on the same tables:
+
+* ``"negamax"`` (the correct one, the default): after the move the *opponent* is to move, so the
+  best value they can reach counts against the mover:
+  ``Q[s][a] += alpha * (target - Q[s][a])`` with ``target = reward`` when the move ends the game and
+  ``target = -gamma * max_b Q[s'][b]`` otherwise.
+* ``"naive"``: the same without the sign change, ``target = gamma * max_b Q[s'][b]`` -- the common
+  mistake of treating the opponent's best option as if it were the mover's own future.
+* ``"seed"``: the update scheme of the source's notebook. A player's previous move is updated only
+  when it is that player's turn again, towards ``gamma * max`` of *their own* options there; the
+  final move gets the loser's reward and the winner's last move the winner's reward. The source
+  used rewards +-100, gamma 0.8, alpha 0.1, epsilon 0.1 -- `seed_learner` builds exactly that.
+
+The learner first enumerates every position reachable from the start (through the encoding, see
+below) into integer-indexed lists: successors, rewards and Q-values are plain Python lists, so an
+update is a few list look-ups. Training uses its own `random.Random(seed)`.
+
+State encodings: a table is keyed by `encoding(state)`. Positions with the same key must be
+equivalent for the player to move (same moves, same outcomes). For Nim the course uses
+
+* ``"plain"``: the pile tuple, e.g. (3, 5, 7) -- the source's encoding; (3+1)(5+1)(7+1) = 192 keys.
+* ``"sorted"``: the sorted pile tuple (canonical form), so (0, 1, 0) and (1, 0, 0) share one entry.
+  Moves that lead to the same sorted position are one action of the table.
+
+The JSON file format (`save` / `load`) is documented in `QLearner.save`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Hashable, List, Sequence
+
+from .protocol import Game, Move, State, check_game
+from .solve import solve
+
+TARGETS = ("negamax", "naive", "seed")
+FORMAT = "gamekit.qtable"
+FORMAT_VERSION = 1
+
+
+# --- state encodings ------------------------------------------------------------------------
+
+def identity_key(state: State) -> Hashable:
+    """The state itself as the table key (any game)."""
+    return state
+
+
+def pile_key(state: State) -> tuple:
+    """Nim: the plain pile tuple, e.g. (3, 5, 7); who is to move is left out (the table is the mover's)."""
+    return tuple(state.piles)
+
+
+def sorted_pile_key(state: State) -> tuple:
+    """Nim: the sorted pile tuple, so that positions equal up to the order of the piles share an entry."""
+    return tuple(sorted(state.piles))
+
+
+ENCODINGS: Dict[str, Callable[[State], Hashable]] = {
+    "state": identity_key, "plain": pile_key, "sorted": sorted_pile_key,
+}
+
+
+def _encoding(game: Game, encoding: str | Callable | None) -> tuple[str, Callable]:
+    if encoding is None:  # Nim states carry their piles: key by piles; anything else by itself
+        encoding = "plain" if hasattr(game.initial_state(), "piles") else "state"
+    if callable(encoding):
+        return getattr(encoding, "__name__", "custom"), encoding
+    if encoding not in ENCODINGS:
+        raise ValueError(f"encoding must be one of {sorted(ENCODINGS)} or a function state -> key, got {encoding!r}")
+    if encoding in ("plain", "sorted") and not hasattr(game.initial_state(), "piles"):
+        raise ValueError(f"encoding {encoding!r} needs states with piles (Nim); use 'state' for {game!r}")
+    return encoding, ENCODINGS[encoding]
+
+
+def _check_number(name: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) \
+            or not low <= value <= high:
+        raise ValueError(f"{name} must be a number between {low:g} and {high:g}, got {value!r}")
+    return float(value)
+
+
+# --- the table layout -------------------------------------------------------------------------
+
+class _Tables:
+    """Every position reachable from the start, by key, with its actions, successors and rewards."""
+
+    def __init__(self, game: Game, key: Callable[[State], Hashable]):
+        self.keys: List[Hashable] = []
+        self.index: Dict[Hashable, int] = {}
+        self.reps: List[State] = []          # one real state per key (the first one met)
+        self.moves: List[List[Move]] = []    # the representative's moves, one per distinct successor key
+        self.succ: List[List[int]] = []      # successor index per action
+        self.reward: List[List[float]] = []  # mover's utility if the action ends the game, else 0
+        self.ends: List[List[bool]] = []     # does the action end the game?
+        self.action_of: List[Dict[Hashable, int]] = []  # successor key -> action index
+        todo = [game.initial_state()]
+        self._add(key(todo[0]), todo[0])
+        while todo:
+            s = todo.pop()
+            i = self.index[key(s)]
+            if game.is_terminal(s):
+                continue
+            mover = game.to_move(s)
+            for m in game.legal_moves(s):
+                t = game.play(s, m)
+                k = key(t)
+                if k not in self.index:
+                    self._add(k, t)
+                    todo.append(t)
+                if k in self.action_of[i]:
+                    continue
+                self.action_of[i][k] = len(self.moves[i])
+                self.moves[i].append(m)
+                self.succ[i].append(self.index[k])
+                end = game.is_terminal(t)
+                self.ends[i].append(end)
+                self.reward[i].append(float(game.utility(t, mover)) if end else 0.0)
+
+    def _add(self, k: Hashable, s: State) -> None:
+        self.index[k] = len(self.keys)
+        self.keys.append(k)
+        self.reps.append(s)
+        for lst in (self.moves, self.succ, self.reward, self.ends):
+            lst.append([])
+        self.action_of.append({})
+
+
+# --- results ----------------------------------------------------------------------------------
+
+@dataclass
+class TrainingResult:
+    """What one call of `QLearner.train` did: episodes, seconds, and the learning curve if recorded.
+
+    `curve` holds (episodes trained so far, number of `positions` whose greedy move wins);
+    `perfect_at` is the first recorded episode count at which every position was right (or None).
+    """
+
+    episodes: int
+    seconds: float
+    positions: int = 0
+    curve: List[tuple] = field(default_factory=list)
+    perfect_at: int | None = None
+
+    @property
+    def final_score(self) -> int | None:
+        return self.curve[-1][1] if self.curve else None
+
+
+class WinningPositions:
+    """The positions of a game where the player to move can force a win, with their winning moves.
+
+    Built from exact values (`solve`), deduplicated by a key. For misère Nim [3, 5, 7] with the
+    plain pile key these are the 167 pile vectors (a, b, c), a <= 3, b <= 5, c <= 7, other than
+    (0, 0, 0), from which the mover wins with best play.
+    """
+
+    def __init__(self, game: Game, key: Callable[[State], Hashable] | str | None = None):
+        _, key = _encoding(game, key)
+        values = solve(game)
+        self.states: List[State] = []
+        self.winning: List[List[Move]] = []
+        seen = set()
+        for s, v in values.items():
+            if game.is_terminal(s):
+                continue
+            sign = 1 if game.to_move(s) == 0 else -1
+            k = key(s)
+            if sign * v <= 0 or k in seen:
+                continue
+            seen.add(k)
+            self.states.append(s)
+            self.winning.append([m for m in game.legal_moves(s) if sign * values[game.play(s, m)] == sign * v])
+        self.game = game
+        self._compiled: "weakref.WeakKeyDictionary[QLearner, list]" = weakref.WeakKeyDictionary()
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def score(self, learner: "QLearner") -> int:
+        """In how many of these positions the learner's greedy action is a winning move.
+
+        The greedy action is the table's: highest Q-value, first in table order on ties (for the
+        plain encoding that is exactly `learner.best_move`).
+        """
+        rows = self._compiled.get(learner)
+        if rows is None:
+            rows = self._compiled[learner] = self._compile(learner)
+        Q = learner.Q
+        return sum(1 for i, good in rows if Q[i].index(max(Q[i])) in good)
+
+    def _compile(self, learner: "QLearner") -> list:
+        T, key, game = learner.tables, learner.key, self.game
+        rows = []
+        for s, moves in zip(self.states, self.winning):
+            i = learner._row(s)
+            rows.append((i, frozenset(T.action_of[i][key(game.play(s, m))] for m in moves)))
+        return rows
+
+
+# --- the learner ------------------------------------------------------------------------------
+
+class QLearner:
+    """Tabular Q-learning by self-play with one shared table of values from the mover's view.
+
+    alpha: learning rate; gamma: discount of values one move further away; epsilon: share of
+    random (exploring) moves during training; reward: the value of a win (a loss is -reward);
+    target: "negamax" (correct), "naive" (no sign change) or "seed" (the source's scheme);
+    encoding: "plain", "sorted" (Nim), "state", or a function state -> key.
+    """
+
+    def __init__(self, game: Game, alpha: float = 0.5, gamma: float = 0.9, epsilon: float = 0.5,
+                 seed: int | None = None, target: str = "negamax", encoding: str | Callable | None = None,
+                 reward: float = 1.0):
+        check_game(game)
+        if target not in TARGETS:
+            raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+        self.alpha = _check_number("alpha", alpha, 0.0, 1.0)
+        self.gamma = _check_number("gamma", gamma, 0.0, 1.0)
+        self.epsilon = _check_number("epsilon", epsilon, 0.0, 1.0)
+        if isinstance(reward, bool) or not isinstance(reward, (int, float)) or not reward > 0:
+            raise ValueError(f"reward must be a positive number, got {reward!r}")
+        self.reward = float(reward)
+        self.game, self.target = game, target
+        self.encoding, self.key = _encoding(game, encoding)
+        self.rng = random.Random(seed)
+        self.tables = _Tables(game, self.key)
+        self.Q: List[List[float]] = [[0.0] * len(m) for m in self.tables.moves]
+        self.episodes = 0
+
+    def __repr__(self) -> str:
+        return (f"QLearner({self.game!r}, target={self.target!r}, alpha={self.alpha:g}, gamma={self.gamma:g}, "
+                f"epsilon={self.epsilon:g}, encoding={self.encoding!r}, episodes={self.episodes})")
+
+    # -- inspection --
+    @property
+    def table_size(self) -> tuple[int, int]:
+        """(number of positions, number of (position, action) entries) of the table."""
+        return len(self.Q), sum(len(q) for q in self.Q)
+
+    def _row(self, state: State) -> int:
+        k = self.key(state)
+        if k not in self.tables.index:
+            raise ValueError(f"{state!r} is not reachable from the start of {self.game!r}, so it has no Q-values")
+        return self.tables.index[k]
+
+    def q_values(self, state: State) -> Dict[Move, float]:
+        """The Q-value of every legal move in `state`, for the player to move, in legal-move order."""
+        i = self._row(state)
+        game, key, act = self.game, self.key, self.tables.action_of[i]
+        return {m: self.Q[i][act[key(game.play(state, m))]] for m in game.legal_moves(state)}
+
+    def best_move(self, state: State) -> Move:
+        """The greedy move: highest Q-value, the first in legal-move order on ties."""
+        qs = self.q_values(state)
+        if not qs:
+            raise ValueError(f"{state!r} is terminal: there is no move to choose")
+        return max(qs, key=qs.get)
+
+    def player(self, name: str = "Q-learner") -> "QPlayer":
+        """A player (for `play_game`, `tournament`) that always plays the greedy move."""
+        return QPlayer(self, name)
+
+    # -- learning --
+    def train(self, episodes: int, progress: bool = True, record_every: int = 0,
+              positions: WinningPositions | None = None, stop_when_perfect: bool = False) -> TrainingResult:
+        """Play `episodes` games against itself from the start, updating the table after each move.
+
+        With `record_every` > 0 the learning curve is recorded: every that many episodes, how many
+        of `positions` (default: all winning positions of the game) the greedy move gets right.
+        `stop_when_perfect` ends training at the first recorded point where all are right.
+        """
+        if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 0:
+            raise ValueError(f"episodes must be a whole number >= 0, got {episodes!r}")
+        if isinstance(record_every, bool) or not isinstance(record_every, int) or record_every < 0:
+            raise ValueError(f"record_every must be a whole number >= 0, got {record_every!r}")
+        if (record_every or stop_when_perfect) and positions is None:
+            positions = WinningPositions(self.game, self.key if self.encoding != "sorted" else "plain")
+        if stop_when_perfect and not record_every:
+            record_every = 100
+        step = self._episode_seed if self.target == "seed" else self._episode
+        result = TrainingResult(0, 0.0, len(positions) if positions else 0)
+        chunk = record_every or episodes
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            bar = tqdm(total=episodes, desc=f"Q-learning ({self.target})")
+        t0 = time.perf_counter()
+        if record_every and self.episodes == 0:
+            result.curve.append((0, positions.score(self)))
+        done = 0
+        while done < episodes:
+            n = min(chunk, episodes - done)
+            for _ in range(n):
+                step()
+            done += n
+            self.episodes += n
+            if bar is not None:
+                bar.update(n)
+            if record_every:
+                score = positions.score(self)
+                result.curve.append((self.episodes, score))
+                if score == len(positions) and result.perfect_at is None:
+                    result.perfect_at = self.episodes
+                    if stop_when_perfect:
+                        break
+        result.seconds = time.perf_counter() - t0
+        result.episodes = done
+        if bar is not None:
+            bar.close()
+        return result
+
+    def _choose(self, q: List[float]) -> int:
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.randrange(len(q))
+        return q.index(max(q))
+
+    def _episode(self) -> None:
+        """One self-play game with the one-step update ("negamax" or "naive" target)."""
+        T, Q, alpha = self.tables, self.Q, self.alpha
+        g = -self.gamma if self.target == "negamax" else self.gamma
+        R = self.reward
+        i = 0  # the start position has index 0
+        while T.succ[i]:
+            q = Q[i]
+            j = self._choose(q)
+            k = T.succ[i][j]
+            target = R * T.reward[i][j] if T.ends[i][j] else g * max(Q[k])
+            q[j] += alpha * (target - q[j])
+            i = k
+
+    def _episode_seed(self) -> None:
+        """One self-play game with the source's scheme: each player's previous move is updated
+        when it is that player's turn again; the last move and the winner's last move get the rewards."""
+        T, Q, alpha, gamma, R = self.tables, self.Q, self.alpha, self.gamma, self.reward
+        last: List[tuple | None] = [None, None]  # per seat: (row, action) of its previous move
+        i, p = 0, 0
+        while True:
+            j = self._choose(Q[i])
+            last[p] = (i, j)
+            k = T.succ[i][j]
+            if T.ends[i][j]:
+                r = R * T.reward[i][j]
+                Q[i][j] += alpha * (r - Q[i][j])            # the mover's final move: its own reward
+                if last[1 - p] is not None:                  # the opponent's last move: the other reward
+                    oi, oj = last[1 - p]
+                    Q[oi][oj] += alpha * (-r - Q[oi][oj])
+                return
+            if last[1 - p] is not None:                      # the opponent is to move again now
+                oi, oj = last[1 - p]
+                Q[oi][oj] += alpha * (gamma * max(Q[k]) - Q[oi][oj])
+            i, p = k, 1 - p
+
+    # -- saving and loading --
+    def to_dict(self) -> dict:
+        """The table as JSON-ready data (see `save` for the format)."""
+        T = self.tables
+        return {
+            "format": FORMAT, "version": FORMAT_VERSION, "game": repr(self.game), "encoding": self.encoding,
+            "target": self.target, "alpha": self.alpha, "gamma": self.gamma, "epsilon": self.epsilon,
+            "reward": self.reward, "episodes": self.episodes,
+            "table": {repr(k): {repr(m): q for m, q in zip(T.moves[i], self.Q[i])}
+                      for i, k in enumerate(T.keys)},
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the table as JSON (never pickle).
+
+        Format: an object with "format": "gamekit.qtable", "version": 1, the game's repr, the
+        encoding, target, alpha, gamma, epsilon, reward, episodes, and "table": for every position
+        key (as its Python repr, e.g. "(3, 5, 7)") an object mapping each action (the repr of the
+        representative move, e.g. "(0, 1)" = take 1 from pile 0) to its Q-value.
+        """
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path, game: Game, seed: int | None = None) -> "QLearner":
+        """Read a table written by `save` for `game`; a clear ValueError if the file is corrupt or
+        belongs to another game, encoding or table layout."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path} is not a Q-table file: not valid JSON ({err})") from None
+        return cls.from_dict(data, game, seed, source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: Any, game: Game, seed: int | None = None, source: str = "data") -> "QLearner":
+        """Rebuild a learner from `to_dict` data (validated as `load` describes)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"{source} is not a Q-table file: it lacks \"format\": \"{FORMAT}\"")
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"{source} has Q-table version {data.get('version')!r}; this gamekit reads {FORMAT_VERSION}")
+        if data.get("game") != repr(game):
+            raise ValueError(f"{source} holds a table for {data.get('game')}, not for {game!r}")
+        missing = [k for k in ("encoding", "target", "alpha", "gamma", "epsilon", "reward", "episodes", "table")
+                   if k not in data]
+        if missing:
+            raise ValueError(f"{source} is a corrupt Q-table file: it lacks {', '.join(missing)}")
+        if data["encoding"] not in ENCODINGS:
+            raise ValueError(f"{source} uses encoding {data['encoding']!r}; only {sorted(ENCODINGS)} can be loaded")
+        learner = cls(game, alpha=data["alpha"], gamma=data["gamma"], epsilon=data["epsilon"], seed=seed,
+                      target=data["target"], encoding=data["encoding"], reward=data["reward"])
+        table, T = data["table"], learner.tables
+        expected = {repr(k) for k in T.keys}
+        if not isinstance(table, dict) or set(table) != expected:
+            extra = sorted(set(table) - expected)[:3] if isinstance(table, dict) else []
+            raise ValueError(f"{source} does not match {game!r} with encoding {data['encoding']!r}: "
+                             f"it has {len(table) if isinstance(table, dict) else 'no'} positions, expected "
+                             f"{len(expected)}" + (f" (unknown: {', '.join(extra)})" if extra else ""))
+        for i, k in enumerate(T.keys):
+            row = table[repr(k)]
+            names = [repr(m) for m in T.moves[i]]
+            if not isinstance(row, dict) or set(row) != set(names):
+                raise ValueError(f"{source}: the actions of position {k!r} do not match the game "
+                                 f"(expected {', '.join(names) or 'none'})")
+            for n in names:
+                v = row[n]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                    raise ValueError(f"{source}: Q-value of {n} in {k!r} must be a finite number, got {v!r}")
+            learner.Q[i] = [float(row[n]) for n in names]
+        eps = data["episodes"]
+        if isinstance(eps, bool) or not isinstance(eps, int) or eps < 0:
+            raise ValueError(f"{source}: episodes must be a whole number >= 0, got {eps!r}")
+        learner.episodes = eps
+        return learner
+
+
+def seed_learner(game: Game, seed: int | None = None, encoding: str | Callable | None = None,
+                 epsilon: float = 0.1) -> QLearner:
+    """The source's learner: its update scheme, rewards +-100, gamma 0.8, alpha 0.1, epsilon 0.1."""
+    return QLearner(game, alpha=0.1, gamma=0.8, epsilon=epsilon, seed=seed, target="seed",
+                    encoding=encoding, reward=100.0)
+
+
+class QPlayer:
+    """A player that plays the learner's greedy move (ties: the first move in legal order)."""
+
+    def __init__(self, learner: QLearner, name: str = "Q-learner"):
+        self.learner, self.name = learner, name
+
+    def __call__(self, game: Game, state: State) -> Move:
+        return self.learner.best_move(state)
+
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command line: train a table by self-play and save it as JSON, e.g.
+
+        python -m gamekit.qlearning --piles 3 5 7 --misere --out data/qtable_misere_357.json
+    """
+    import argparse
+
+    from .games.nim import Nim
+
+    ap = argparse.ArgumentParser(prog="python -m gamekit.qlearning", description=main.__doc__)
+    ap.add_argument("--piles", type=int, nargs="+", default=[3, 5, 7])
+    ap.add_argument("--misere", action="store_true", help="whoever takes the last stick loses")
+    ap.add_argument("--episodes", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--target", choices=TARGETS, default="negamax")
+    ap.add_argument("--encoding", choices=["plain", "sorted"], default="plain")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    game = Nim(args.piles, misere=args.misere)
+    if args.target == "seed":
+        learner = seed_learner(game, seed=args.seed, encoding=args.encoding)
+    else:
+        learner = QLearner(game, seed=args.seed, target=args.target, encoding=args.encoding)
+    result = learner.train(args.episodes, progress=False)
+    learner.save(args.out)
+    score = WinningPositions(game).score(learner)
+    print(f"{learner!r}: {result.seconds:.2f} s; greedy move wins in {score} of "
+          f"{len(WinningPositions(game))} winning positions; saved to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,407 @@
+"""Views of Monte Carlo Tree Search: the tree drawn, estimates plotted, a stepper and a play widget.
+
+Everything here reads an `MCTS` object (or its networkx export) and never changes how the
+search works; the widgets drive the search only through its public phase methods.
+"""
+from __future__ import annotations
+
+import html
+import math
+import random
+from typing import Any, Callable, Dict, Optional
+
+import ipywidgets as widgets
+
+from ..mcts import MCTS, Node
+from ..protocol import Game
+from ..solve import solve
+from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .widgets import SnapshotWidget
+
+PHASES = ("selection", "expansion", "rollout", "backpropagation")
+
+
+def state_label(state: Any) -> str:
+    """A short label: n for subtraction states, the board for TicTacToe, str otherwise."""
+    if hasattr(state, "n"):
+        return str(state.n)
+    if isinstance(state, tuple) and len(state) == 9 and all(c in "XO." for c in state):
+        return "\n".join("".join(state[r:r + 3]) for r in (0, 3, 6))
+    if hasattr(state, "piles"):
+        return " ".join(map(str, state.piles))
+    return str(state)
+
+
+def tree_layout(g) -> Dict[Any, tuple]:
+    """Deterministic tidy layout: leaves left to right in child order, parents centred above."""
+    pos: Dict[Any, tuple] = {}
+    next_x = [0.0]
+
+    def place(node) -> float:
+        kids = list(g.successors(node))
+        if not kids:
+            x = next_x[0]
+            next_x[0] += 1.0
+        else:
+            xs = [place(k) for k in kids]
+            x = (xs[0] + xs[-1]) / 2
+        pos[node] = (x, -g.nodes[node]["depth"])
+        return x
+
+    place(())
+    return pos
+
+
+_EXACT: Dict[tuple, Dict] = {}
+
+
+def exact_values(game: Game, state: Any) -> Dict:
+    """`solve(game, state)`, remembered per game and state (tree drawings repeat it often)."""
+    key = (repr(game), state)
+    if key not in _EXACT:
+        if len(_EXACT) > 32:
+            _EXACT.clear()
+        _EXACT[key] = solve(game, state)
+    return _EXACT[key]
+
+
+def edge_colour(values: Dict, game: Game, parent_state: Any, child_state: Any) -> str:
+    """Course colours: red = winning move taken, blue = win given away, black = no forced win."""
+    if parent_state not in values or child_state not in values:
+        return GREY
+    sign = 1 if game.to_move(parent_state) == 0 else -1
+    if sign * values[parent_state] > 0:
+        return RED if sign * values[child_state] > 0 else BLUE
+    return BLACK
+
+
+def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int = 1, exact: bool = True,
+              label: Callable[[Any], str] = state_label, title: str | None = None, highlight=()):
+    """Draw the search tree: each node shows its state and wins/visits for the player who moved there.
+
+    With `exact`, edges get the course colours from the exact solution (`solve`) and node
+    fills show whether the position is one to produce (light red) or to avoid (light blue).
+    `highlight` is a sequence of move paths to draw with a thick outline (the current path).
+    """
+    import matplotlib.pyplot as plt
+
+    g = search.to_networkx(max_depth=max_depth, min_visits=min_visits)
+    pos = tree_layout(g)
+    values = exact_values(search.game, search.root.state) if exact else {}
+    width = max(x for x, _ in pos.values()) + 1
+    depth = max(-y for _, y in pos.values()) + 1
+    if ax is None:
+        _, ax = plt.subplots(figsize=(min(8, 1.2 + 0.75 * width), min(4.5, 0.4 + 1.2 * depth)))
+    game = search.game
+    for a, b in g.edges:
+        (x0, y0), (x1, y1) = pos[a], pos[b]
+        col = edge_colour(values, game, g.nodes[a]["state"], g.nodes[b]["state"]) if exact else BLACK
+        ax.plot([x0, x1], [y0, y1], color=col, lw=2, zorder=1)
+        ax.text(0.35 * x0 + 0.65 * x1, 0.35 * y0 + 0.65 * y1, f"−{g.edges[a, b]['move']}" if hasattr(g.nodes[a]["state"], "n")
+                else str(g.edges[a, b]["move"]), fontsize=7, color="#555", ha="center", va="center",
+                bbox=dict(fc="white", ec="none", pad=0.5), zorder=2)
+    hl = {tuple(p) for p in highlight}
+    for key, (x, y) in pos.items():
+        d = g.nodes[key]
+        st = d["state"]
+        fill = "white"
+        if exact and st in values and not game.is_terminal(st):
+            mover_sign = 1 if game.to_move(st) == 0 else -1
+            fill = LIGHT_RED if mover_sign * values[st] < 0 else (LIGHT_BLUE if mover_sign * values[st] > 0 else "white")
+        wins = d["score"] if key else None
+        text = label(st) + ("" if not key else f"\n{wins:g}/{d['visits']}")
+        ax.text(x, y, text, ha="center", va="center", fontsize=8 if len(text) < 12 else 7, family="monospace",
+                bbox=dict(boxstyle="round,pad=0.3", fc=fill, ec=BLACK, lw=2.5 if key in hl else 0.8), zorder=3)
+    ax.margins(0.02)
+    ax.set_xlim(-0.7, width - 0.3)
+    ax.set_ylim(-depth + 0.5, 0.5)
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def plot_estimates(history: Dict[Any, list], winning=(), ax=None, title: str | None = None,
+                   move_label: Callable[[Any], str] = lambda m: f"move {m}"):
+    """Win-probability estimate of each root move against the iteration (the source's p1, p2, p3).
+
+    Winning moves (given in `winning`, from an exact oracle) are drawn red, the others blue; the
+    dashed lines at 1 and 0 are the exact values against best play.
+    """
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 4))
+    styles = ["-", "--", ":", "-."]
+    for k, (move, series) in enumerate(history.items()):
+        col = RED if move in winning else BLUE
+        ax.plot(range(1, len(series) + 1), series, color=col, ls=styles[k % 4], lw=1.8,
+                label=f"{move_label(move)} ({'winning' if move in winning else 'losing'})")
+    ax.axhline(1, color=RED, lw=0.8, ls="--")
+    ax.axhline(0, color=BLUE, lw=0.8, ls="--")
+    ax.set_xscale("log")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("estimated win probability")
+    ax.legend(fontsize=8, loc="center right")
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], str] = str,
+               chosen: Any = None) -> str:
+    """An HTML table of a node's children: visits, win probability, mean value, UCB1."""
+    node = search.root if node is None else node
+    rows = []
+    for s in search.stats(node):
+        mark = " ◀" if chosen is not None and s.move == chosen else ""
+        ucb = "∞" if math.isinf(s.ucb) else f"{s.ucb:.3f}"
+        rows.append(f"<tr><td>{html.escape(label(s.move))}{mark}</td><td>{s.visits}</td>"
+                    f"<td>{s.win_probability:.3f}</td><td>{s.mean_value:+.3f}</td><td>{ucb}</td></tr>")
+    for m in node.untried:
+        rows.append(f"<tr><td>{html.escape(label(m))}</td><td>0</td><td>–</td><td>–</td><td>∞ (untried)</td></tr>")
+    head = ("<tr><th>move</th><th>visits</th><th>win prob.</th><th>mean value</th>"
+            f"<th>UCB1 (c={search.c:.3g})</th></tr>")
+    return f"<table style='font-size:0.85em'>{head}{''.join(rows)}</table>"
+
+
+class MCTSStepper(SnapshotWidget):
+    """Step through MCTS one phase at a time on any game (subtraction game by default in the notebook).
+
+    Buttons: next phase, whole iteration, 10 iterations, reset. The panel names the phase,
+    explains what happened and shows the UCB1 values that drove each selection step.
+    """
+
+    def __init__(self, game: Game, state: Any = None, c: float = math.sqrt(2), seed: int = 0,
+                 max_depth: int = 4):
+        super().__init__()
+        self.game, self.c, self.seed, self.max_depth = game, c, seed, max_depth
+        self.start = game.initial_state() if state is None else state
+        self.next_btn = widgets.Button(description="next phase", button_style="primary")
+        self.iter_btn = widgets.Button(description="whole iteration")
+        self.ten_btn = widgets.Button(description="10 iterations")
+        self.reset_btn = widgets.Button(description="reset")
+        self.c_text = widgets.Text(value=f"{c:.4g}", description="c =", layout=widgets.Layout(width="140px"))
+        self.info = widgets.HTML()
+        self.out = widgets.Output()
+        self.next_btn.on_click(lambda _: self.step())
+        self.iter_btn.on_click(lambda _: self.finish_iteration())
+        self.ten_btn.on_click(lambda _: self.run(10))
+        self.reset_btn.on_click(lambda _: self.reset_from_text())
+        self.root = widgets.VBox([widgets.HBox([self.next_btn, self.iter_btn, self.ten_btn, self.reset_btn,
+                                                self.c_text]), self.message, self.info, self.out])
+        self.reset()
+
+    # --- the pure model: a phase machine over the public phase methods of MCTS ---------
+    def reset(self) -> None:
+        self.search = MCTS(self.game, c=self.c, seed=self.seed)
+        self.search.new_root(self.start)
+        self.phase = 0  # index into PHASES of the phase that runs next
+        self.path: list = []
+        self.winner = None
+        self.rollout_moves: tuple = ()
+        self.iterations = 0
+        self.explanation = "A fresh tree: only the root. Press <b>next phase</b> to start with selection."
+        self.refresh()
+
+    def reset_from_text(self) -> None:
+        try:
+            c = float(self.c_text.value)
+            if not c >= 0 or math.isinf(c):
+                raise ValueError
+        except ValueError:
+            self.say(f"c must be a number >= 0 (such as 1.414), not {self.c_text.value!r}; nothing changed.", "error")
+            return
+        self.c = c
+        self.say(f"new tree with c = {c:g}")
+        self.reset()
+
+    def step(self) -> str:
+        """Run the next phase; return its name."""
+        name = PHASES[self.phase]
+        s = self.search
+        if name == "selection":
+            self.path = s.select(s.root)
+            steps = []
+            for parent, child in zip(self.path, self.path[1:]):
+                scores = ", ".join(f"{ch.move}: {ch.ucb(s.c):.3f}" for ch in parent.children)
+                steps.append(f"at {html.escape(state_label(parent.state))}: UCB1 {{{scores}}} → take {child.move}")
+            where = html.escape(state_label(self.path[-1].state))
+            self.explanation = ("<b>1 selection</b>: " + ("; ".join(steps) if steps else "the root is not fully "
+                                "expanded yet, so selection stops at once") + f". Leaf reached: {where}.")
+        elif name == "expansion":
+            child = s.expand(self.path[-1])
+            if child is None:
+                self.explanation = "<b>2 expansion</b>: the leaf is a finished game; nothing to add."
+            else:
+                self.path.append(child)
+                self.explanation = (f"<b>2 expansion</b>: add the untried move {child.move} → "
+                                    f"{html.escape(state_label(child.state))}.")
+        elif name == "rollout":
+            self.winner, self.rollout_moves = s.simulate(self.path[-1].state)
+            who = "a draw" if self.winner is None else f"player {self.winner} wins"
+            self.explanation = (f"<b>3 rollout</b>: random moves {list(self.rollout_moves)} until the end: {who}.")
+        else:
+            s.backpropagate(self.path, self.winner)
+            self.iterations += 1
+            self.explanation = (f"<b>4 backpropagation</b>: {len(self.path)} nodes get one more visit; each adds "
+                                f"1 (win), ½ (draw) or 0 for the player who moved into it. "
+                                f"Iterations so far: {self.iterations}.")
+        self.phase = (self.phase + 1) % 4
+        self.refresh()
+        return name
+
+    def finish_iteration(self, refresh: bool = True) -> None:
+        """Run phases until the current iteration is complete (a whole one if at its start)."""
+        self._quiet = True
+        try:
+            self.step()
+            while self.phase != 0:
+                self.step()
+        finally:
+            self._quiet = False
+        if refresh:
+            self.refresh()
+
+    def run(self, iterations: int) -> None:
+        """Complete `iterations` iterations (the first one finishes the current, if begun); redraw once."""
+        for _ in range(iterations):
+            self.finish_iteration(refresh=False)
+        self.refresh()
+
+    # --- the view ------------------------------------------------------------------------
+    def figure(self):
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(8, 4))
+        keys = [tuple(n.move for n in self.path[1:i + 1]) for i in range(len(self.path))]
+        title = f"after {self.iterations} iterations; next phase: {PHASES[self.phase]}"
+        draw_tree(self.search, ax=ax, max_depth=self.max_depth, min_visits=0, highlight=keys, title=title)
+        return fig
+
+    _quiet = False
+
+    def refresh(self) -> None:
+        if self._quiet:
+            return
+        node = self.path[0] if self.path else self.search.root
+        self.info.value = (f"<div>{self.explanation}</div><div>children of the root:</div>"
+                           + stats_html(self.search, node))
+        self.out.clear_output(wait=True)
+        with self.out:
+            display_figure(self.figure())
+
+    def snapshot(self):
+        return self.figure()
+
+
+def display_figure(fig) -> None:
+    """Show a matplotlib figure inside an Output widget (and close it so it is not shown twice)."""
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    display(fig)
+    plt.close(fig)
+
+
+class MCTSPlay(SnapshotWidget):
+    """Play TicTacToe or a subtraction game against MCTS with an adjustable budget.
+
+    After every MCTS move the table shows, per move, the visits and estimates that made it
+    choose. Illegal actions (an occupied square, a move after the end) are refused with a message.
+    """
+
+    def __init__(self, game: Game, budget: int = 500, human: int = 0, seed: int = 0):
+        super().__init__()
+        if human not in (0, 1):
+            raise ValueError(f"human must be 0 (you move first) or 1 (MCTS moves first), got {human!r}")
+        start = game.initial_state()
+        self.is_board = isinstance(start, tuple) and len(start) == 9
+        if not (self.is_board or hasattr(start, "n")):
+            raise TypeError(f"MCTSPlay plays TicTacToe or a SubtractionGame, not {game!r}")
+        self.game, self.human, self.seed = game, human, seed
+        self.rng = random.Random(seed)
+        self.budget = widgets.IntSlider(value=budget, min=10, max=5000, step=10, description="budget")
+        self.new_btn = widgets.Button(description="new game")
+        self.new_btn.on_click(lambda _: self.new_game())
+        self.board = widgets.HTML()
+        self.table = widgets.HTML()
+        moves = game.legal_moves(start)
+        self.buttons = [widgets.Button(description=" " if self.is_board else f"−{m}",
+                                       layout=widgets.Layout(width="48px" if self.is_board else "70px",
+                                                             height="48px" if self.is_board else "32px"))
+                        for m in (range(9) if self.is_board else moves)]
+        self.move_of = list(range(9)) if self.is_board else list(moves)
+        for b, m in zip(self.buttons, self.move_of):
+            b.on_click(lambda _, m=m: self.human_move(m))
+        pad = widgets.GridBox(self.buttons, layout=widgets.Layout(grid_template_columns="repeat(3, 52px)")) \
+            if self.is_board else widgets.HBox(self.buttons)
+        self.root = widgets.VBox([widgets.HBox([self.budget, self.new_btn]), pad, self.message,
+                                  widgets.HBox([self.board, self.table])])
+        self.games = 0
+        self.new_game()
+
+    # --- the pure model -------------------------------------------------------------------
+    def new_game(self) -> None:
+        self.state = self.game.initial_state()
+        self.search: Optional[MCTS] = None
+        self.last_mcts_move = None
+        self.games += 1
+        self.say("your move" if self.human == 0 else "MCTS moves first")
+        if self.game.to_move(self.state) != self.human:
+            self.mcts_move()
+        self.refresh()
+
+    def human_move(self, move: Any) -> bool:
+        """Play the human's move and the MCTS reply; False (with a message) if the move is not allowed."""
+        if self.game.is_terminal(self.state):
+            self.say("the game is over: press <b>new game</b>", "error")
+            return False
+        if move not in self.game.legal_moves(self.state):
+            self.say(f"{move} is not allowed here; allowed: {list(self.game.legal_moves(self.state))}", "error")
+            return False
+        self.state = self.game.play(self.state, move)
+        if not self.game.is_terminal(self.state):
+            self.mcts_move()
+        self.announce()
+        self.refresh()
+        return True
+
+    def mcts_move(self) -> None:
+        self.search = MCTS(self.game, seed=self.rng.getrandbits(32))
+        move = self.search.search(self.state, iterations=int(self.budget.value))
+        self.last_mcts_move = move
+        self.state = self.game.play(self.state, move)
+
+    def announce(self) -> None:
+        if not self.game.is_terminal(self.state):
+            self.say(f"MCTS played {self.last_mcts_move}; your move")
+            return
+        u = self.game.utility(self.state, self.human)
+        self.say({1.0: "you win!", 0.0: "a draw"}.get(u, "MCTS wins"), "good" if u > 0 else "info")
+
+    # --- the view ---------------------------------------------------------------------------
+    def board_html(self) -> str:
+        if self.is_board:
+            cells = "".join(
+                ("<tr>" if i % 3 == 0 else "") + f"<td style='width:28px;height:28px;text-align:center;"
+                f"border:1px solid #444;font-size:18px'>{'' if c == '.' else c}</td>" + ("</tr>" if i % 3 == 2 else "")
+                for i, c in enumerate(self.state))
+            return f"<table style='border-collapse:collapse'>{cells}</table>"
+        who = "you" if self.game.to_move(self.state) == self.human else "MCTS"
+        return f"<div style='font-size:28px'>n = {self.state.n}</div><div>{who} to move</div>"
+
+    def refresh(self) -> None:
+        if self.is_board:
+            for b, c in zip(self.buttons, self.state):
+                b.description = " " if c == "." else c
+        self.board.value = self.board_html()
+        if self.search is not None:
+            self.table.value = ("<div>MCTS's last search (values for MCTS):</div>"
+                                + stats_html(self.search, chosen=self.last_mcts_move))
+        else:
+            self.table.value = "<div>MCTS has not moved yet.</div>"
+
+    def snapshot(self) -> str:
+        return f"<div style='display:flex;gap:24px'>{self.board_html()}{self.table.value}</div>"

@@ -1,0 +1,712 @@
+"""Views of the subtraction game: number graphs, course graphs, tree growth, and three widgets.
+
+API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.views.colors`):
+
+- `number_graph(N, moves) -> nx.DiGraph` — nodes 0..N (attr 'colour': 'red'/'blue'), edges
+  n -> n-d for every move d with n-d >= 0 (attrs 'move', 'winning' = the target is red).
+  `draw_number_graph(N, moves, ax=None)` draws it on a grid: column n mod period, row n // period
+  (the source's figure 4 is `draw_number_graph(22)`).
+- `backward_labels(moves, N, steps) -> dict n -> (colour, step)` — the backward construction
+  from the end, `steps` half-rounds deep; `draw_backward_step(steps=1)` is the source's figure 3
+  (0, 1, 2 red and their predecessors blue).
+- `course_numbers(course)` — a GameRecord or a list of numbers as a validated list of numbers;
+  `trim_course(raw)` cuts an R-style course after its first number <= 0.
+- `course_graph(course, moves) -> nx.DiGraph` — nodes are the numbers (attrs 'step', 'player',
+  'colour'), edges carry 'colour' red (winning move taken) / blue (win given away) / black
+  (no win could be forced), 'move' and 'mover'. `edge_colours(course, moves)` gives the list.
+  `draw_course(course, moves, names=("player 1", "player 2"), ax=None)` draws it as the source
+  does: the start on top in the centre, player 1's numbers left, player 2's right.
+- `forward_tree(n, moves) -> nx.DiGraph` and `draw_forward_tree(n, moves, ax=None)` — the small
+  forward game tree (one node per move sequence; the source's wrong approach).
+- `tree_growth(ns, moves) -> TreeGrowth` — forward game-tree size and number of positions per
+  start n, with the fitted growth factor; `draw_tree_growth(growth, ax=None)` plots both on a log axis.
+- Widgets (live ipywidgets + a static snapshot when run headless): `SubtractionPlay` (play against
+  the computer; pure model methods `new_game(...)` and `play_move(d)`), `NumberGraphExplorer`
+  (slider for N), `MixedRateExplorer` (slider for p; pure model `mixed_win_rate(p, ...)`).
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import networkx as nx
+import numpy as np
+from matplotlib.lines import Line2D
+
+from ..counting import reachable_positions, tree_size
+from ..games.subtraction import SEED_MOVES, SubtractionGame, check_moves, check_number, periodicity
+from ..match import GameRecord, random_start, tournament
+from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
+from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .widgets import SnapshotWidget
+
+COLOUR = {"red": RED, "blue": BLUE, "black": BLACK}
+#: Largest N the number-graph drawings accept (beyond it the picture is unreadable).
+MAX_DRAW_N = 200
+
+
+def _is_red(n: int, moves: tuple[int, ...]) -> bool:
+    """Red = the player to move at n loses with best play. Numbers below zero are never red."""
+    return n >= 0 and periodicity(moves).is_red(n)
+
+
+# --------------------------------------------------------------------------------------
+# The number graph (the source's figures 3 and 4)
+# --------------------------------------------------------------------------------------
+
+def number_graph(N: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
+    """The numbers 0..N as nodes and every move n -> n-d (with n-d >= 0) as an edge.
+
+    Node attribute 'colour' is 'red' (produce it: the mover there loses) or 'blue' (avoid it);
+    edge attributes are 'move' (d) and 'winning' (the edge ends in a red number).
+    """
+    moves = check_moves(moves)
+    N = check_number(N, "N")
+    g = nx.DiGraph(moves=moves)
+    for n in range(N + 1):
+        g.add_node(n, colour="red" if _is_red(n, moves) else "blue")
+    for n in range(N + 1):
+        for d in moves:
+            if n - d >= 0:
+                g.add_edge(n, n - d, move=d, winning=g.nodes[n - d]["colour"] == "red")
+    return g
+
+
+def grid_layout(numbers: Iterable[int], period: int) -> dict[int, tuple[float, float]]:
+    """Deterministic positions: column n mod period, row n // period (0 at the bottom)."""
+    if isinstance(period, bool) or not isinstance(period, (int, np.integer)) or period < 1:
+        raise ValueError(f"period must be a positive whole number, got {period!r}")
+    return {n: (float(n % period), float(n // period)) for n in numbers}
+
+
+def _check_draw_N(N: int) -> int:
+    N = check_number(N, "N")
+    if N > MAX_DRAW_N:
+        raise ValueError(f"N={N} is too large to draw readably; allowed: 0 <= N <= {MAX_DRAW_N}")
+    return N
+
+
+def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, period: int,
+                edge_filter=None) -> None:
+    """Shared drawing of number graphs: nodes coloured, winning edges red, other edges grey."""
+    edges = [(u, v) for u, v in g.edges if edge_filter is None or edge_filter(u, v)]
+    win = [(u, v) for u, v in edges if g.nodes[v].get("colour") == "red"]
+    other = [(u, v) for u, v in edges if (u, v) not in set(win)]
+    nodes = list(node_colour)
+    size = 420 if len(nodes) <= 40 else 260
+    common = dict(ax=ax, arrows=True, arrowstyle="-|>", arrowsize=9, node_size=size,
+                  connectionstyle="arc3,rad=0.25")
+    nx.draw_networkx_edges(g, pos, edgelist=other, edge_color=GREY, width=0.7, alpha=0.8, **common)
+    nx.draw_networkx_edges(g, pos, edgelist=win, edge_color=RED, width=1.3, alpha=0.7, **common)
+    nx.draw_networkx_nodes(g, pos, nodelist=nodes, node_color=[COLOUR[node_colour[n]] for n in nodes],
+                           node_size=size, ax=ax, edgecolors="white")
+    nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_color="white",
+                            font_size=9 if size > 300 else 7, font_weight="bold", ax=ax)
+    ax.set_title(title, fontsize=11)
+    cols = sorted({int(x) for x, _ in pos.values()})
+    ax.set_xticks(cols, [str(c) for c in cols])
+    ax.set_xlabel(f"n mod {period}", fontsize=9)
+    ax.tick_params(left=False, labelleft=False, bottom=False, labelbottom=True, labelsize=8)
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.legend(handles=[
+        Line2D([], [], marker="o", ls="", color=RED, label="red: produce it"),
+        Line2D([], [], marker="o", ls="", color=BLUE, label="blue: avoid it"),
+        Line2D([], [], color=RED, alpha=0.7, label="move to a red number"),
+    ], loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+
+
+def draw_number_graph(N: int = 22, moves: Iterable[int] = SEED_MOVES, ax=None,
+                      period: int | None = None, title: str | None = None, edges: str = "all"):
+    """Draw the number graph 0..N on a grid that makes the period visible (figure 4).
+
+    `period` sets the number of columns (default: the period of `moves`); `edges` is 'all',
+    'winning' (only moves to red numbers) or 'none'. Returns the axes.
+    """
+    moves = check_moves(moves)
+    N = _check_draw_N(N)
+    keep = {"all": None, "winning": lambda u, v: g.nodes[v]["colour"] == "red", "none": lambda u, v: False}
+    if edges not in keep:
+        raise ValueError(f"edges must be 'all', 'winning' or 'none', got {edges!r}")
+    period = periodicity(moves).period if period is None else period
+    g = number_graph(N, moves)
+    pos = grid_layout(g.nodes, period)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (N // period + 1)))
+    colours = {n: g.nodes[n]["colour"] for n in g.nodes}
+    name = ", ".join(map(str, moves))
+    _draw_graph(g, pos, colours, ax, title or f"Numbers 0..{N}, moves {name}: red and blue", period,
+                edge_filter=keep[edges])
+    return ax
+
+
+def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22,
+                    steps: int = 1) -> dict[int, tuple[str, int]]:
+    """The backward construction from the end of the game, `steps` half-rounds deep.
+
+    Step 0: the numbers from which every move goes below zero (and 0 itself) are red.
+    Odd steps: every unlabelled n <= N with a move to a red number becomes blue.
+    Even steps: every unlabelled n <= N whose moves all reach blue numbers (or go below zero)
+    becomes red. Returns {n: (colour, step at which it was labelled)}.
+    """
+    moves = check_moves(moves)
+    N = check_number(N, "N")
+    steps = check_number(steps, "steps")
+    labels: dict[int, tuple[str, int]] = {}
+    for step in range(steps + 1):
+        new = {}
+        for n in range(N + 1):
+            if n in labels:
+                continue
+            targets = [n - d for d in moves if n - d >= 0]
+            if step % 2 == 1 and any(labels.get(t, ("",))[0] == "red" for t in targets):
+                new[n] = ("blue", step)
+            elif step % 2 == 0 and all(labels.get(t, ("",))[0] == "blue" for t in targets):
+                new[n] = ("red", step)
+        labels.update(new)
+    return labels
+
+
+def draw_backward_step(steps: int = 1, moves: Iterable[int] = SEED_MOVES, N: int | None = None,
+                       ax=None, title: str | None = None):
+    """Draw the numbers labelled after `steps` steps of the backward construction (figure 3).
+
+    Only labelled numbers are drawn, with the edges that justified their labels: a blue number's
+    moves to red numbers, a red number's moves (all to blue numbers). Returns the axes.
+    """
+    moves = check_moves(moves)
+    N = (2 + max(moves)) if N is None else _check_draw_N(N)
+    labels = backward_labels(moves, N, steps)
+    period = periodicity(moves).period
+    g = number_graph(N, moves)
+    for n in g.nodes:
+        g.nodes[n]["colour"] = labels.get(n, ("none",))[0]
+    pos = grid_layout(labels, period)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (max(labels) // period + 1)))
+
+    def justifies(u, v):
+        return u in labels and v in labels and labels[u][1] > labels[v][1] and \
+            (labels[u][0] == "red" or labels[v][0] == "red")
+
+    _draw_graph(g, pos, {n: c for n, (c, _) in sorted(labels.items())}, ax,
+                title or f"Backward from the end: {steps} step{'s' if steps != 1 else ''}", period,
+                edge_filter=justifies)
+    return ax
+
+
+# --------------------------------------------------------------------------------------
+# The course of one game (the source's figures 5 to 8)
+# --------------------------------------------------------------------------------------
+
+def trim_course(raw: Sequence[int]) -> list[int]:
+    """Cut an R-style course (with trailing zeros) after its first number <= 0."""
+    out = []
+    for n in raw:
+        out.append(int(n))
+        if n <= 0:
+            return out
+    return out
+
+
+def course_numbers(course, moves: Iterable[int] = SEED_MOVES) -> list[int]:
+    """The numbers of a course (start first), from a GameRecord or a list; validated.
+
+    A valid course starts above 0, each step subtracts an allowed move, and only the last
+    number may be <= 0.
+    """
+    moves = check_moves(moves)
+    if isinstance(course, GameRecord):
+        numbers = [s.n for s in course.states]
+    elif isinstance(course, (str, bytes)) or not hasattr(course, "__iter__"):
+        raise TypeError(f"course must be a GameRecord or a list of numbers, got {course!r}")
+    else:
+        numbers = list(course)
+    for x in numbers:
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+            raise TypeError(f"a course holds whole numbers, got {x!r} in {numbers!r}")
+    numbers = [int(x) for x in numbers]
+    if not numbers or numbers[0] <= 0:
+        raise ValueError(f"a course starts with a number > 0, got {numbers!r}")
+    for i in range(1, len(numbers)):
+        d = numbers[i - 1] - numbers[i]
+        if numbers[i - 1] <= 0:
+            raise ValueError(f"the game ended at {numbers[i - 1]}, but the course goes on: {numbers!r} "
+                             "(use trim_course for R output with trailing zeros)")
+        if d not in moves:
+            raise ValueError(f"step {numbers[i - 1]} -> {numbers[i]} subtracts {d}; allowed moves: {moves}")
+    return numbers
+
+
+def edge_colour(n1: int, n2: int, moves: Iterable[int] = SEED_MOVES) -> str:
+    """The course-graph colour of the move n1 -> n2.
+
+    'red' if the mover could force a win (n1 blue) and produced a red number, 'blue' if the
+    mover could force a win and did not (a win given away), 'black' if n1 is red (no win could
+    be forced, so every move is as good as another). Going below zero is never red — unlike the
+    source's R code, which tests `n2 %% 8` and so colours the losing moves 3 -> -8, 4 -> -7 and
+    5 -> -6 red (R's %% of -8, -7, -6 is 0, 1, 2).
+    """
+    moves = check_moves(moves)
+    if _is_red(n1, moves):
+        return "black"
+    return "red" if _is_red(n2, moves) else "blue"
+
+
+def edge_colours(course, moves: Iterable[int] = SEED_MOVES) -> list[str]:
+    """The colour of every move of a course, in order."""
+    numbers = course_numbers(course, moves)
+    return [edge_colour(a, b, moves) for a, b in zip(numbers, numbers[1:])]
+
+
+def course_graph(course, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
+    """The course of one game as a path graph with coloured edges.
+
+    Nodes are the numbers (attrs 'step': 0 for the start, 'player': 0/1 who produced it or None
+    for the start, 'colour': 'red'/'blue', or 'end' for a number <= 0). Edges carry 'colour'
+    (see `edge_colour`), 'move' (d) and 'mover' (0 = player 1, 1 = player 2).
+    """
+    moves = check_moves(moves)
+    numbers = course_numbers(course, moves)
+    g = nx.DiGraph(moves=moves)
+    for i, n in enumerate(numbers):
+        colour = "end" if n <= 0 else ("red" if _is_red(n, moves) else "blue")
+        g.add_node(n, step=i, player=None if i == 0 else (i - 1) % 2, colour=colour)
+    for i, (a, b) in enumerate(zip(numbers, numbers[1:])):
+        g.add_edge(a, b, colour=edge_colour(a, b, moves), move=a - b, mover=i % 2)
+    return g
+
+
+def course_layout(g: nx.DiGraph) -> dict[int, tuple[float, float]]:
+    """Start on top in the centre, player 1's numbers left, player 2's right, one row per move."""
+    x = {None: 0.5, 0: 0.0, 1: 1.0}
+    return {n: (x[a["player"]], -float(a["step"])) for n, a in g.nodes(data=True)}
+
+
+def draw_course(course, moves: Iterable[int] = SEED_MOVES, names: Sequence[str] = ("player 1", "player 2"),
+                ax=None, title: str | None = None, legend: bool = True):
+    """Draw one game's course with red / blue / black edges (the source's figures 5 to 8).
+
+    Node faces show the numbers' colours (light red / light blue; white = the game is over).
+    Returns the axes.
+    """
+    moves = check_moves(moves)
+    g = course_graph(course, moves)
+    if len(names) != 2:
+        raise ValueError(f"names must hold two names (player 1, player 2), got {names!r}")
+    pos = course_layout(g)
+    rows = len(g)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.6, min(6.0, 1.0 + 0.35 * rows)))
+    size = 420 if rows <= 16 else 260
+    face = {"red": LIGHT_RED, "blue": LIGHT_BLUE, "end": "white"}
+    for colour in ("black", "blue", "red"):
+        edges = [(u, v) for u, v, c in g.edges(data="colour") if c == colour]
+        nx.draw_networkx_edges(g, pos, edgelist=edges, edge_color=COLOUR[colour], width=2.5,
+                               arrows=True, arrowstyle="-|>", arrowsize=10, node_size=size, ax=ax)
+    nodes = list(g.nodes)
+    nx.draw_networkx_nodes(g, pos, nodelist=nodes, node_color=[face[g.nodes[n]["colour"]] for n in nodes],
+                           edgecolors=BLACK, linewidths=0.8, node_size=size, ax=ax)
+    nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_size=8, ax=ax)
+    ax.set_xlim(-0.45, 1.45)
+    ax.set_ylim(-rows + 0.4, 1.2)
+    ax.text(0.0, 0.6, names[0], ha="center", fontsize=9, fontweight="bold")
+    ax.text(1.0, 0.6, names[1], ha="center", fontsize=9, fontweight="bold")
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=10)
+    if legend:
+        ax.legend(handles=[Line2D([], [], color=RED, lw=2.5, label="winning move"),
+                           Line2D([], [], color=BLUE, lw=2.5, label="win given away"),
+                           Line2D([], [], color=BLACK, lw=2.5, label="no win possible")],
+                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=1, fontsize=7, frameon=False)
+    return ax
+
+
+# --------------------------------------------------------------------------------------
+# The wrong approach: how fast the forward game tree grows
+# --------------------------------------------------------------------------------------
+
+#: Largest forward tree `forward_tree` builds (it is meant for small, drawable trees).
+MAX_TREE_NODES = 400
+
+
+def forward_tree(n: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
+    """The full forward game tree from n: one node per sequence of moves (the wrong approach).
+
+    Nodes are the move sequences (tuples, () is the root) with attributes 'n' (the number),
+    'depth' and 'colour' ('red'/'blue', or 'end' when the game is over); edges carry 'move'.
+    The same number appears at many nodes, which is the point of the picture.
+    """
+    moves = check_moves(moves)
+    n = check_number(n, "start")
+    size = tree_size(SubtractionGame(n, moves))
+    if size > MAX_TREE_NODES:
+        raise ValueError(f"the tree from {n} has {size} nodes; forward_tree draws at most {MAX_TREE_NODES} "
+                         "(use gamekit.tree_size to count larger trees)")
+    g = nx.DiGraph(moves=moves)
+    todo = [((), n)]
+    while todo:
+        path, m = todo.pop()
+        colour = "end" if m <= 0 else ("red" if _is_red(m, moves) else "blue")
+        g.add_node(path, n=m, depth=len(path), colour=colour)
+        if path:
+            g.add_edge(path[:-1], path, move=path[-1])
+        if m > 0:
+            todo.extend((path + (d,), m - d) for d in reversed(moves))
+    return g
+
+
+def tree_layout(g: nx.DiGraph) -> dict:
+    """Leaves spread evenly left to right in move order, parents centred above their children."""
+    pos, next_x = {}, [0.0]
+
+    def place(node) -> float:
+        kids = sorted(g.successors(node), key=lambda k: k[-1])
+        if kids:
+            x = sum(place(k) for k in kids) / len(kids)
+        else:
+            x, next_x[0] = next_x[0], next_x[0] + 1.0
+        pos[node] = (x, -float(g.nodes[node]["depth"]))
+        return x
+
+    place(())
+    return pos
+
+
+def draw_forward_tree(n: int = 10, moves: Iterable[int] = SEED_MOVES, ax=None, title: str | None = None):
+    """Draw the forward game tree from n with every node labelled by its number. Returns the axes."""
+    g = forward_tree(n, moves)
+    pos = tree_layout(g)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 4))
+    size = 330 if len(g) <= 40 else 160
+    face = {"red": RED, "blue": BLUE, "end": "white"}
+    nodes = list(g.nodes)
+    nx.draw_networkx_edges(g, pos, ax=ax, edge_color=GREY, arrows=False, width=1.0)
+    nx.draw_networkx_nodes(g, pos, nodelist=nodes, node_color=[face[g.nodes[v]["colour"]] for v in nodes],
+                           edgecolors=BLACK, linewidths=0.6, node_size=size, ax=ax)
+    labels = {v: str(g.nodes[v]["n"]) for v in nodes}
+    for colour, font in (("end", BLACK), ("red", "white"), ("blue", "white")):
+        nx.draw_networkx_labels(g, pos, labels={v: t for v, t in labels.items() if g.nodes[v]["colour"] == colour},
+                                font_size=7 if size > 200 else 6, font_color=font, ax=ax)
+    ax.set_title(title or f"The forward game tree from {n}: {len(g)} nodes", fontsize=11)
+    ax.axis("off")
+    return ax
+
+
+@dataclass(frozen=True)
+class TreeGrowth:
+    """Forward game-tree sizes and position counts for the starts `ns`."""
+
+    moves: tuple[int, ...]
+    ns: tuple[int, ...]
+    tree_sizes: tuple[int, ...]  # nodes of the full game tree from n
+    positions: tuple[int, ...]  # distinct positions reachable from n (the game graph)
+
+    @property
+    def factor(self) -> float:
+        """Growth factor of the tree per +1 of n, fitted on the larger half of the starts."""
+        half = len(self.ns) // 2
+        x = np.array(self.ns[half:], dtype=float)
+        y = np.log(np.array(self.tree_sizes[half:], dtype=float))
+        return float(np.exp(np.polyfit(x, y, 1)[0]))
+
+
+def tree_growth(ns: Iterable[int], moves: Iterable[int] = SEED_MOVES) -> TreeGrowth:
+    """Count the forward game tree (`tree_size`) and the positions for each start n in `ns`."""
+    moves = check_moves(moves)
+    ns = tuple(check_number(n, "start") for n in ns)
+    if len(ns) < 2:
+        raise ValueError(f"give at least two starts to see growth, got {ns!r}")
+    sizes, positions = [], []
+    for n in ns:
+        game = SubtractionGame(n, moves)
+        sizes.append(tree_size(game))
+        positions.append(len(reachable_positions(game)))
+    return TreeGrowth(moves, ns, tuple(sizes), tuple(positions))
+
+
+def draw_tree_growth(growth: TreeGrowth, ax=None):
+    """Tree nodes and positions against the start n, on a log axis."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    ax.semilogy(growth.ns, growth.tree_sizes, "o-", color=BLUE, ms=3, label="nodes of the game tree")
+    ax.semilogy(growth.ns, growth.positions, "s-", color=BLACK, ms=3, label="distinct positions")
+    ax.set_xlabel("start number n")
+    ax.set_ylabel("count (log scale)")
+    ax.set_title(f"Forward tree vs positions, moves {', '.join(map(str, growth.moves))}"
+                 f" (tree grows ×{growth.factor:.3f} per step)", fontsize=10)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=9)
+    return ax
+
+
+# --------------------------------------------------------------------------------------
+# Widgets
+# --------------------------------------------------------------------------------------
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+OPPONENTS = ("optimal", "random", "mixed")
+#: Largest start the play widget accepts (a longer course no longer fits the screen).
+MAX_PLAY_START = 200
+
+
+def parse_start(text) -> int:
+    """A start number from user input: a whole number 1..MAX_PLAY_START, else a ValueError."""
+    if isinstance(text, bool):
+        raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+    if isinstance(text, str):
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}") from None
+    elif isinstance(text, (int, np.integer)):
+        value = int(text)
+    else:
+        raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+    if not 1 <= value <= MAX_PLAY_START:
+        raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+    return value
+
+
+def make_opponent(kind: str, p: float = 0.5, seed: int | None = None):
+    """The computer player for `kind` in OPPONENTS ('mixed' plays optimally with probability p)."""
+    if kind == "optimal":
+        return PerfectPlayer(name="optimal")
+    if kind == "random":
+        return SmartRandomPlayer(seed=seed, name="random")
+    if kind == "mixed":
+        return MixedPlayer(p, seed=seed)
+    raise ValueError(f"opponent must be one of {OPPONENTS}, got {kind!r}")
+
+
+class SubtractionPlay(SnapshotWidget):
+    """Play the subtraction game against the computer; the course graph grows as you play.
+
+    The pure model: `new_game(start, opponent, human_first)` and `play_move(d)` (the buttons
+    call them). Each returns True when it did something and False (with an error message,
+    nothing changed) when the action was not allowed.
+    """
+
+    def __init__(self, start: int = 22, moves: Iterable[int] = SEED_MOVES, opponent: str = "optimal",
+                 p: float = 0.5, human_first: bool = True, seed: int | None = None):
+        super().__init__()
+        self.moves = check_moves(moves)
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {OPPONENTS}, got {opponent!r}")
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
+        self.p = float(p)
+        self.seed = seed
+        self._games_started = 0
+        self.start_box = widgets.Text(value=str(start), description="start", layout=widgets.Layout(width="150px"))
+        self.new_button = widgets.Button(description="New game")
+        self.opponent_box = widgets.Dropdown(options=OPPONENTS, value=opponent, description="opponent")
+        self.first_box = widgets.ToggleButtons(options=["you start", "computer starts"],
+                                               value="you start" if human_first else "computer starts")
+        self.move_buttons = [widgets.Button(description=f"−{d}", layout=widgets.Layout(width="70px"))
+                             for d in self.moves]
+        self.status = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        self.new_button.on_click(lambda _: self.new_game(self.start_box.value, self.opponent_box.value,
+                                                         self.first_box.value == "you start"))
+        for d, button in zip(self.moves, self.move_buttons):
+            button.on_click(lambda _, d=d: self.play_move(d))
+        self.root = widgets.VBox([
+            widgets.HBox([self.start_box, self.opponent_box, self.first_box, self.new_button]),
+            widgets.HBox(self.move_buttons), self.status, self.message, self.image])
+        if not self.new_game(start, opponent, human_first):
+            raise ValueError(self.message.value)
+
+    # -- the pure model ------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.course[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.n <= 0
+
+    @property
+    def winner(self) -> str | None:
+        """'you', 'computer' or None while the game runs."""
+        if not self.over:
+            return None
+        last_mover = self.players[(len(self.course) - 2) % 2]
+        return last_mover if self.n == 0 else ("computer" if last_mover == "you" else "you")
+
+    def new_game(self, start=None, opponent: str | None = None, human_first: bool | None = None) -> bool:
+        """Start a new game (defaults: the current settings); False and a message if input is bad."""
+        try:
+            start = parse_start(self.start_box.value if start is None else start)
+            kind = self.opponent_box.value if opponent is None else opponent
+            computer = make_opponent(kind, self.p, None if self.seed is None else self.seed + self._games_started)
+        except ValueError as err:
+            self.say(str(err), "error")
+            return False
+        first = (self.first_box.value == "you start") if human_first is None else bool(human_first)
+        self._games_started += 1
+        self.kind, self.computer = kind, computer
+        self.game = SubtractionGame(start, self.moves)
+        self.players = ("you", "computer") if first else ("computer", "you")
+        self.course = [start]
+        text = f"New game from {start} against the {kind} strategy."
+        if not first:
+            text += f" The computer subtracted {self._computer_moves()}."
+        self.say(text, "info")
+        self._refresh()
+        return True
+
+    def play_move(self, d: int) -> bool:
+        """Your move: subtract d; then the computer answers. False and a message if not allowed."""
+        if self.over:
+            self.say(f"The game is over ({self.winner} won). Press 'New game' to play again.", "error")
+            return False
+        if d not in self.moves:
+            self.say(f"You can only subtract one of {self.moves}, not {d!r}.", "error")
+            return False
+        self.course.append(self.n - d)
+        text = f"You subtracted {d}."
+        if not self.over:
+            text += f" The computer subtracted {self._computer_moves()}."
+        self.say(text, "info")
+        self._refresh()
+        return True
+
+    def _computer_moves(self) -> int:
+        to_move = (len(self.course) - 1) % 2
+        d = self.computer(self.game, self.game.state(self.n, to_move))
+        self.course.append(self.n - d)
+        return d
+
+    # -- the view --------------------------------------------------------------------------
+    def status_text(self) -> str:
+        if self.over:
+            return f"Game over at {self.n}: <b>{self.winner} won</b>."
+        colour = "red (you cannot force a win)" if _is_red(self.n, self.moves) else "blue (a win can be forced)"
+        return f"Now at <b>{self.n}</b>, your move. This number is {colour}."
+
+    def _refresh(self) -> None:
+        self.status.value = self.status_text()
+        self.image.value = _png(self.snapshot())
+
+    def snapshot(self):
+        fig, ax = plt.subplots(figsize=(3.6, min(6.0, 1.6 + 0.35 * len(self.course))))
+        draw_course(self.course, self.moves, names=self.players, ax=ax,
+                    title=f"{self.players[0]} vs {self.players[1]} ({self.kind})")
+        return fig
+
+
+class NumberGraphExplorer(SnapshotWidget):
+    """A slider for N (and a box for the moves) that redraws the number graph."""
+
+    def __init__(self, N: int = 22, moves: Iterable[int] = SEED_MOVES, max_N: int = 80):
+        super().__init__()
+        self.moves = check_moves(moves)
+        max_N = _check_draw_N(max_N)
+        N = check_number(N, "N")
+        if N > max_N:
+            raise ValueError(f"N must be at most max_N={max_N}, got {N}")
+        self.slider = widgets.IntSlider(value=N, min=0, max=max_N, description="N")
+        self.moves_box = widgets.Text(value=", ".join(map(str, self.moves)), description="moves")
+        self.apply = widgets.Button(description="Use these moves")
+        self.image = widgets.Image(format="png")
+        self.slider.observe(lambda change: self._refresh(), names="value")
+        self.apply.on_click(lambda _: self.set_moves(self.moves_box.value))
+        self.root = widgets.VBox([widgets.HBox([self.slider, self.moves_box, self.apply]),
+                                  self.message, self.image])
+        self._refresh()
+
+    @property
+    def N(self) -> int:
+        return self.slider.value
+
+    def set_moves(self, text) -> bool:
+        """Parse 'a, b, c' (or a collection) as the new moves; False and a message if invalid."""
+        try:
+            if isinstance(text, str):
+                parts = [p for p in text.replace(",", " ").split() if p]
+                try:
+                    values = [int(p) for p in parts]
+                except ValueError:
+                    raise ValueError(f"moves must be whole numbers separated by commas, got {text!r}") from None
+            else:
+                values = text
+            moves = check_moves(values)
+        except (TypeError, ValueError) as err:
+            self.say(str(err), "error")
+            return False
+        self.moves = moves
+        self.say(f"Moves {moves}: period {periodicity(moves).period}.", "info")
+        self._refresh()
+        return True
+
+    def _refresh(self) -> None:
+        self.image.value = _png(self.snapshot())
+
+    def snapshot(self):
+        ax = draw_number_graph(self.N, self.moves)
+        return ax.figure
+
+
+def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, high: int = 50) -> float:
+    """Win rate of mixed(p) against the smart random strategy: seeded, random starts low..high, seats alternate."""
+    game = SubtractionGame(low, SEED_MOVES)
+    rng = np.random.default_rng(seed)
+    a, b, t = (int(x) for x in rng.integers(2**32, size=3))
+    result = tournament(game, MixedPlayer(p, seed=a), SmartRandomPlayer(seed=b), games=games, seed=t,
+                        start=random_start(low, high))
+    return result.win_rate(0)
+
+
+class MixedRateExplorer(SnapshotWidget):
+    """A slider for p shows the win rate of mixed(p) against random, with the curve over p."""
+
+    def __init__(self, ps: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)), games: int = 200,
+                 seed: int = 0, p: float = 0.5):
+        super().__init__()
+        self.ps = tuple(float(x) for x in ps)
+        if not self.ps or any(not 0 <= x <= 1 for x in self.ps):
+            raise ValueError(f"ps must be probabilities between 0 and 1, got {ps!r}")
+        self.games, self.seed = games, seed
+        self.rates = {x: mixed_win_rate(x, games, seed) for x in self.ps}
+        self.slider = widgets.SelectionSlider(options=list(self.ps), value=self._nearest(p), description="p")
+        self.readout = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        self.slider.observe(lambda change: self._refresh(), names="value")
+        self.root = widgets.VBox([self.slider, self.readout, self.message, self.image])
+        self._refresh()
+
+    def _nearest(self, p: float) -> float:
+        return min(self.ps, key=lambda x: abs(x - p))
+
+    @property
+    def p(self) -> float:
+        return self.slider.value
+
+    def _refresh(self) -> None:
+        self.readout.value = (f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
+                              "against the random strategy (seats alternate, starts 20..50)")
+        self.image.value = _png(self.snapshot())
+
+    def snapshot(self):
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=4)
+        ax.plot([self.p], [self.rates[self.p]], "o", color=RED, ms=10)
+        ax.axhline(0.5, color=GREY, lw=1, ls="--")
+        ax.set_xlabel("p (probability of the optimal move)")
+        ax.set_ylabel("win rate against random")
+        ax.set_ylim(0, 1)
+        ax.set_title(f"mixed(p) vs random, {self.games} games per p (seed {self.seed})", fontsize=10)
+        ax.grid(alpha=0.3)
+        return fig

@@ -1,0 +1,304 @@
+"""TicTacToe on screen: boards as text, HTML and matplotlib; heat maps; strips; the play widget.
+
+The drawing functions take plain boards (9-tuples of 'X', 'O', '.') and numbers computed
+elsewhere, so they know nothing about how the numbers were found. `TicTacToePlay` is a
+thin view over a game and any players (chapters 4 and 7 reuse it with their own).
+"""
+from __future__ import annotations
+
+import html
+from typing import Callable, Dict, Mapping, Sequence
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+from matplotlib.colors import LinearSegmentedColormap
+
+from ..games.tictactoe import EMPTY, LINES, O, X, TicTacToe, board_text, winner
+from ..protocol import IllegalMoveError
+from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .widgets import SnapshotWidget
+
+#: Low values red (a square you want to play), high values blue (a square to avoid).
+RED_BLUE = LinearSegmentedColormap.from_list("gamekit_red_blue", [LIGHT_RED, "#ffffff", LIGHT_BLUE])
+
+
+def winning_line(board: Sequence[str]) -> tuple | None:
+    """The three squares of the completed line, or None."""
+    for line in LINES:
+        a, b, c = line
+        if board[a] != EMPTY and board[a] == board[b] == board[c]:
+            return line
+    return None
+
+
+class BoardView:
+    """A board that shows itself as an HTML grid in Jupyter and as text elsewhere."""
+
+    def __init__(self, board: Sequence[str]):
+        self.board = tuple(board)
+
+    def __str__(self) -> str:
+        return board_text(self.board)
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        p.text(str(self))
+
+    def _repr_html_(self) -> str:
+        return board_html(self.board)
+
+
+def show_board(board: Sequence[str]) -> BoardView:
+    """Display `board` nicely (HTML in a notebook, three lines of text in a terminal)."""
+    return BoardView(board)
+
+
+def board_html(board: Sequence[str], notes: Mapping[int, str] | None = None) -> str:
+    """The board as an HTML table; `notes` puts small text into (free) squares."""
+    notes = notes or {}
+    line = winning_line(board) or ()
+    rows = []
+    for r in range(3):
+        cells = []
+        for i in range(3 * r, 3 * r + 3):
+            mark = board[i] if board[i] != EMPTY else ""
+            colour = RED if i in line else BLACK
+            body = (f"<span style='font-size:28px;color:{colour}'>{mark}</span>" if mark else
+                    f"<span style='font-size:10px;color:#555'>{html.escape(notes.get(i, '')).replace(chr(10), '<br>')}"
+                    f"</span>")
+            cells.append(f"<td style='width:64px;height:64px;border:2px solid #444;text-align:center;"
+                         f"font-family:sans-serif'>{body}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return "<table style='border-collapse:collapse'>" + "".join(rows) + "</table>"
+
+
+def draw_board(board: Sequence[str], ax=None, title: str | None = None, mark_square: int | None = None,
+               mark_color: str = GREY, notes: Mapping[int, str] | None = None,
+               fill: Mapping[int, str] | None = None):
+    """Draw a board on a matplotlib axis and return the axis.
+
+    A completed line is drawn in red; `mark_square` (e.g. the last move) gets a coloured
+    frame; `notes` writes small text into squares, `fill` colours their background.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(2.5, 2.5))
+    ax.set_xlim(0, 3)
+    ax.set_ylim(3, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    for i, colour in (fill or {}).items():
+        ax.add_patch(plt.Rectangle((i % 3, i // 3), 1, 1, color=colour, zorder=0))
+    for k in (1, 2):
+        ax.plot([k, k], [0, 3], color=BLACK, lw=2)
+        ax.plot([0, 3], [k, k], color=BLACK, lw=2)
+    for i, cell in enumerate(board):
+        x, y = i % 3 + 0.5, i // 3 + 0.5
+        if cell != EMPTY:
+            ax.text(x, y, cell, ha="center", va="center", fontsize=26, fontweight="bold", color=BLACK)
+        elif notes and i in notes:
+            ax.text(x, y, notes[i], ha="center", va="center", fontsize=8, color=BLACK)
+    line = winning_line(board)
+    if line:
+        (a, _, c) = line
+        ax.plot([a % 3 + 0.5, c % 3 + 0.5], [a // 3 + 0.5, c // 3 + 0.5], color=RED, lw=5, alpha=0.8)
+    if mark_square is not None:
+        ax.add_patch(plt.Rectangle((mark_square % 3 + 0.05, mark_square // 3 + 0.05), 0.9, 0.9,
+                                   fill=False, ec=mark_color, lw=3))
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def heat_map(board: Sequence[str], values: Mapping[int, float], labels: Mapping[int, str] | None = None,
+             ax=None, title: str | None = None, vmin: float = 0.0, vmax: float = 1.0, cmap=RED_BLUE):
+    """Colour each free square by `values[square]` (low = red, high = blue) and write `labels` in it."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4, 4))
+    fill = {i: cmap((v - vmin) / (vmax - vmin) if vmax > vmin else 0.5) for i, v in values.items()}
+    draw_board(board, ax=ax, title=title, notes=labels, fill=fill)
+    return ax
+
+
+def board_strip(boards: Sequence[Sequence[str]], captions: Sequence[str] | None = None,
+                marks: Sequence[int | None] | None = None, mark_colors: Sequence[str] | None = None,
+                title: str | None = None):
+    """A row of boards, e.g. the positions of one game; returns the figure."""
+    n = len(boards)
+    fig, axes = plt.subplots(1, n, figsize=(min(1.25 * n, 8.5), 1.9))
+    axes = [axes] if n == 1 else list(axes)
+    for k, (ax, board) in enumerate(zip(axes, boards)):
+        draw_board(board, ax=ax, title=captions[k] if captions else None,
+                   mark_square=marks[k] if marks else None,
+                   mark_color=mark_colors[k] if mark_colors else GREY)
+        for t in ax.texts:
+            t.set_fontsize(14)
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def line_boards(game, line: Sequence[int], state=None) -> list:
+    """The positions of a game that starts at `state` and plays the moves of `line`."""
+    s = game.initial_state() if state is None else state
+    boards = [s]
+    for m in line:
+        s = game.play(s, m)
+        boards.append(s)
+    return boards
+
+
+def plot_outcomes_by_length(by_length: Mapping[int, object], ax=None, title: str | None = None):
+    """Stacked bars: X wins, O wins and draws for each game length (from `games_by_length`)."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.8))
+    lengths = sorted(by_length)
+    xs = [by_length[n].p0_wins for n in lengths]
+    os_ = [by_length[n].p1_wins for n in lengths]
+    ds = [by_length[n].draws for n in lengths]
+    ax.bar(lengths, xs, color=RED, label="X wins")
+    ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins")
+    ax.bar(lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws")
+    for n, a, b, c in zip(lengths, xs, os_, ds):
+        ax.text(n, a + b + c, f"{a + b + c:,}", ha="center", va="bottom", fontsize=9)
+    ax.set_xlabel("number of moves in the game")
+    ax.set_ylabel("number of games")
+    ax.set_xticks(lengths)
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+PlayerFactory = Callable[[], Callable]
+
+
+class TicTacToePlay(SnapshotWidget):
+    """Play TicTacToe against a chosen computer player, as X or as O, with an optional hint layer.
+
+    `players` maps a display name to a factory that returns a fresh player (a callable
+    `player(game, state) -> move`). `hint` maps (game, state) to {free square: short text}
+    and optionally a {square: value in [0, 1]} colouring; the default shows the chapter-3
+    counts and P(lose) for the side to move. Clicking an occupied square, or any square
+    after the game ended, shows a message and changes nothing.
+    """
+
+    def __init__(self, players: Mapping[str, PlayerFactory] | None = None, seat: str = X,
+                 hints: bool = False, hint: Callable | None = None, game: TicTacToe | None = None):
+        super().__init__()
+        if players is None:
+            from ..players import LossAversePlayer, PerfectPlayer, RandomPlayer
+
+            players = {"random": lambda: RandomPlayer(seed=0), "1 − P(lose)": LossAversePlayer,
+                       "perfect": PerfectPlayer}
+        if not players:
+            raise ValueError("players must name at least one computer player")
+        if seat not in (X, O):
+            raise ValueError(f"seat must be 'X' or 'O', got {seat!r}")
+        self.game = game if game is not None else TicTacToe()
+        self.factories: Dict[str, PlayerFactory] = dict(players)
+        self.hint = hint if hint is not None else counting_hints
+        self.opponent = widgets.Dropdown(options=list(self.factories), description="opponent")
+        self.seat = widgets.ToggleButtons(options=[X, O], value=seat, description="you play")
+        self.hints = widgets.Checkbox(value=hints, description="show hints")
+        self.new_button = widgets.Button(description="new game")
+        self.squares = [widgets.Button(layout=widgets.Layout(width="64px", height="64px")) for _ in range(9)]
+        for i, b in enumerate(self.squares):
+            b.on_click(lambda _b, i=i: self.click(i))
+        self.hint_view = widgets.HTML()
+        self.new_button.on_click(lambda _b: self.new_game())
+        self.opponent.observe(lambda _c: self.new_game(), names="value")
+        self.seat.observe(lambda _c: self.new_game(), names="value")
+        self.hints.observe(lambda _c: self._refresh(), names="value")
+        grid = widgets.GridBox(self.squares, layout=widgets.Layout(grid_template_columns="repeat(3, 68px)"))
+        self.root = widgets.VBox([widgets.HBox([self.opponent, self.new_button]), self.seat, self.hints,
+                                  widgets.HBox([grid, self.hint_view]), self.message])
+        self.new_game()
+
+    # --- the model ---------------------------------------------------------------------------
+    @property
+    def human(self) -> int:
+        return 0 if self.seat.value == X else 1
+
+    def new_game(self) -> None:
+        self.computer = self.factories[self.opponent.value]()
+        self.state = self.game.initial_state()
+        self.moves: list[int] = []
+        self._computer_moves(f"New game: you play {self.seat.value} against {self.opponent.value}.")
+        self._refresh()
+
+    def click(self, square: int) -> None:
+        """The human plays `square` (the callback of square button `square`)."""
+        if self.game.is_terminal(self.state):
+            self.say("The game is over — press 'new game' to play again.", "error")
+            return
+        if self.state[square] != EMPTY:
+            self.say(f"Square {square} is taken; choose a free square.", "error")
+            return
+        try:
+            self.state = self.game.play(self.state, square)
+        except IllegalMoveError as err:  # pragma: no cover - the checks above catch everything
+            self.say(str(err), "error")
+            return
+        self.moves.append(square)
+        self._computer_moves(f"You played square {square}.")
+        self._refresh()
+
+    def _computer_moves(self, news: str) -> None:
+        """Let the computer move while it is its turn; report `news` and what happened."""
+        while not self.game.is_terminal(self.state) and self.game.to_move(self.state) != self.human:
+            move = self.computer(self.game, self.state)
+            self.state = self.game.play(self.state, move)
+            self.moves.append(move)
+            news += f" {self.opponent.value} played square {move}."
+        kind = "info"
+        if self.game.is_terminal(self.state):
+            w = winner(self.state)
+            news += " Draw." if w is None else " You win!" if w == self.seat.value else f" {w} wins."
+            kind = "good" if w == self.seat.value else "info"
+        self.say(news, kind)
+
+    # --- the view ----------------------------------------------------------------------------
+    def _hint_data(self):
+        if not self.hints.value or self.game.is_terminal(self.state):
+            return {}, {}
+        return self.hint(self.game, self.state)
+
+    def _refresh(self) -> None:
+        notes, values = self._hint_data()
+        for i, b in enumerate(self.squares):
+            b.description = self.state[i] if self.state[i] != EMPTY else ""
+            b.tooltip = notes.get(i, "")
+        self.hint_view.value = board_html(self.state, notes) if notes else ""
+
+    def snapshot(self):
+        notes, values = self._hint_data()
+        fig, ax = plt.subplots(figsize=(3.6, 3.6))
+        if values:
+            heat_map(self.state, values, notes, ax=ax)
+        else:
+            draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
+        ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=9)
+        return fig
+
+
+def counting_hints(game, state):
+    """Chapter 3's hint layer: for every free square the counts X/O/draw and P(mover loses).
+
+    Returns ({square: text}, {square: P(lose)}), computed with `count_outcomes` and
+    `outcome_probabilities` on the position after the move.
+    """
+    from ..counting import count_outcomes, outcome_probabilities
+
+    me = game.to_move(state)
+    notes, values = {}, {}
+    for m in game.legal_moves(state):
+        child = game.play(state, m)
+        counts_memo, probs_memo = _HINT_MEMO.setdefault(game, ({}, {}))
+        c = count_outcomes(game, child, counts_memo)
+        p = outcome_probabilities(game, child, probs_memo).lose(me)
+        notes[m] = f"X {c.p0_wins}\nO {c.p1_wins}\nD {c.draws}\nP(lose) {float(p):.2f}"
+        values[m] = float(p)
+    return notes, values
+
+
+_HINT_MEMO: dict = {}  # game -> (counts memo, probabilities memo), so hints are instant after the first

@@ -1,0 +1,299 @@
+"""Drawing small game trees: node values, who moves (MAX up-triangle, MIN down-triangle),
+the move minimax picks (red edges), pruned branches greyed out, TicTacToe positions as
+little boards, and an alpha-beta run step by step (a widget with Next / Back, and the same
+steps as a static sequence of figures for slides).
+
+The models are pure (`build_tree`, `gamekit.search.trace_alphabeta`); this module only draws.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Sequence
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+
+from ..protocol import Game, State, check_game
+from ..search import INF, AlphaBetaTrace, Evaluate, minimax
+from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
+from .widgets import SnapshotWidget, figure_png
+
+
+# --- the model: an explicit, small tree ------------------------------------------------------
+
+@dataclass
+class TreeNode:
+    """A node of a drawn tree: its path of moves from the root, position, and minimax value."""
+
+    path: tuple
+    state: State
+    to_move: int
+    terminal: bool
+    value: float | None = None
+    children: List["TreeNode"] = field(default_factory=list)
+    multiplicity: int = 1  # how many symmetric children this node stands for
+
+    def walk(self):
+        yield self
+        for ch in self.children:
+            yield from ch.walk()
+
+    def level_sizes(self) -> list[int]:
+        """Number of nodes at depth 0, 1, 2, ..."""
+        sizes: Dict[int, int] = {}
+        for n in self.walk():
+            sizes[len(n.path)] = sizes.get(len(n.path), 0) + 1
+        return [sizes[d] for d in sorted(sizes)]
+
+
+def build_tree(game: Game, state: State | None = None, depth: int | None = None,
+               evaluate: Evaluate | None = None, same: Callable[[State], Any] | None = None,
+               values: bool = True) -> TreeNode:
+    """The game tree below `state`, `depth` plies deep, with minimax values at every node.
+
+    `same(state)` maps positions to a key (e.g. TicTacToe's `canonical`); children with the
+    same key are drawn once (the seminar's "reduced by symmetry"); `multiplicity` counts them.
+    Values come from `gamekit.search.minimax` (with `evaluate` at the depth limit). Meant for
+    trees of at most a few dozen nodes.
+    """
+    check_game(game)
+    root_state = game.initial_state() if state is None else state
+
+    def grow(s: State, path: tuple, d: int | None) -> TreeNode:
+        term = game.is_terminal(s)
+        node = TreeNode(path, s, game.to_move(s), term)
+        if values:
+            node.value = minimax(game, s, d, evaluate).value
+        if term or d == 0:
+            return node
+        seen: Dict[Any, TreeNode] = {}
+        for m in game.legal_moves(s):
+            child = game.play(s, m)
+            key = same(child) if same else (m,)
+            if key in seen:
+                seen[key].multiplicity += 1
+                continue
+            seen[key] = grow(child, path + (m,), None if d is None else d - 1)
+            node.children.append(seen[key])
+        return node
+
+    return grow(root_state, (), depth)
+
+
+def _layout(root: TreeNode, gap: float = 1.0) -> Dict[tuple, tuple[float, float]]:
+    """Leaves evenly spaced left to right; a parent centred over its children; depth downwards."""
+    pos: Dict[tuple, tuple[float, float]] = {}
+    counter = [0]
+
+    def place(n: TreeNode) -> float:
+        if not n.children:
+            x = float(counter[0])
+            counter[0] += 1
+        else:
+            xs = [place(ch) for ch in n.children]
+            x = (xs[0] + xs[-1]) / 2
+        pos[n.path] = (x, -gap * len(n.path))
+        return x
+
+    place(root)
+    return pos
+
+
+def _fmt(v: float | None) -> str:
+    if v is None:
+        return ""
+    if v == INF:
+        return "+∞"
+    if v == -INF:
+        return "−∞"
+    return f"{v:g}".replace("-", "−")
+
+
+def draw_mini_board(ax, board: Sequence[str], x: float, y: float, size: float = 0.8,
+               edge: str = BLACK, face: str = "white", mark_size: float = 7) -> None:
+    """A little TicTacToe board centred at (x, y), `size` wide and high (data units)."""
+    h = size / 2
+    ax.add_patch(plt.Rectangle((x - h, y - h), size, size, facecolor=face, edgecolor=edge, lw=1.2, zorder=3))
+    for k in (1, 2):
+        ax.plot([x - h + k * size / 3] * 2, [y - h, y + h], color=GREY, lw=0.8, zorder=4)
+        ax.plot([x - h, x + h], [y - h + k * size / 3] * 2, color=GREY, lw=0.8, zorder=4)
+    for i, c in enumerate(board):
+        if c in "XO":
+            cx = x - h + (i % 3 + 0.5) * size / 3
+            cy = y + h - (i // 3 + 0.5) * size / 3
+            ax.text(cx, cy, c, ha="center", va="center", fontsize=mark_size, fontweight="bold",
+                    color=RED if c == "X" else BLUE, zorder=5)
+
+
+def draw_tree(root: TreeNode, ax=None, boards: bool = False, title: str | None = None,
+              best: bool = True, value_fmt: Callable[[float], str] = _fmt, node_size: float = 0.75,
+              figsize: tuple = (8, 4.5)):
+    """Draw a tree built by `build_tree`: values under the nodes, MAX/MIN markers, and (with
+    `best`) the moves that minimax chooses in red. With `boards`, states are TicTacToe boards
+    drawn as little boards. Returns the figure."""
+    gap = 1.7 if boards else 1.0
+    pos = _layout(root, gap)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=figsize)
+    fig = ax.figure
+    for n in root.walk():
+        x0, y0 = pos[n.path]
+        for ch in n.children:
+            x1, y1 = pos[ch.path]
+            chosen = best and ch.value is not None and ch.value == n.value
+            ax.plot([x0, x1], [y0, y1], color=RED if chosen else BLACK, lw=2.2 if chosen else 0.8, zorder=1)
+    for n in root.walk():
+        x, y = pos[n.path]
+        label_x, ha, va = x, "center", "top"
+        if boards:
+            draw_mini_board(ax, n.state, x, y, node_size)
+            label_y = y - node_size / 2 - 0.05
+            if n.children:  # inner node: value to the right, clear of the edges below
+                label_x, label_y, ha, va = x + node_size / 2 + 0.08, y, "left", "center"
+        else:
+            marker = "s" if n.terminal else ("^" if n.to_move == 0 else "v")
+            ax.scatter([x], [y], marker=marker, s=260, color="white", edgecolor=BLACK, zorder=3, linewidths=1.4)
+            label_y = y - 0.22
+        parts = ([value_fmt(n.value)] if n.value is not None else []) + \
+            ([f"(×{n.multiplicity})"] if n.multiplicity > 1 else [])
+        txt = "\n".join(parts)
+        if txt:
+            ax.text(label_x, label_y, txt, ha=ha, va=va, fontsize=9, zorder=6, linespacing=0.9)
+    depth = max(len(p) for p in pos)
+    for d in range(depth + 1):
+        mover = next(n.to_move for n in root.walk() if len(n.path) == d)
+        side = ("MAX (X)" if mover == 0 else "MIN (O)") if boards else ("MAX ▲" if mover == 0 else "MIN ▼")
+        kind = f"depth {d}\n{side} to move" if d < depth or not all(n.terminal for n in root.walk()
+                                                                      if len(n.path) == d) else f"depth {d}"
+        ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=9, color="#555")
+    xs = [p[0] for p in pos.values()]
+    ax.set_xlim(min(xs) - (2.6 if boards else 2.2), max(xs) + 0.7)
+    ax.set_ylim(-gap * depth - (1.1 if boards else 0.85), 0.6)
+    ax.set_aspect("equal" if boards else "auto")
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=11)
+    return fig
+
+
+# --- alpha-beta, step by step ----------------------------------------------------------------
+
+def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, figsize=(8, 4.2),
+                        scale: float = 1.0, caption_width: int = 95):
+    """The tree as alpha-beta sees it after step k: visited nodes with their values so far and
+    (alpha | beta) beside them, the current node filled, pruned branches grey and dashed.
+    `scale` shrinks markers and text (for several steps in one figure)."""
+    if not 0 <= k < len(trace.steps):
+        raise ValueError(f"step k must be between 0 and {len(trace.steps) - 1}, got {k!r}")
+    pos = _layout(tree)
+    if ax is None:
+        fig, ax = plt.subplots(figsize=figsize)
+    fig = ax.figure
+    windows: Dict[tuple, tuple[float, float]] = {}
+    seen_value: Dict[tuple, float] = {}
+    pruned: set = set()
+    for st in trace.steps[:k + 1]:
+        windows[st.node] = (st.alpha, st.beta)
+        if st.value is not None:
+            seen_value[st.node] = st.value
+        for p in st.pruned:
+            pruned.update(n.path for n in tree.walk() if n.path[:len(p)] == p)
+    current = trace.steps[k]
+    for n in tree.walk():
+        x0, y0 = pos[n.path]
+        for ch in n.children:
+            x1, y1 = pos[ch.path]
+            grey = ch.path in pruned
+            ax.plot([x0, x1], [y0, y1], color=GREY if grey else BLACK, lw=0.9, ls="--" if grey else "-", zorder=1)
+    for n in tree.walk():
+        x, y = pos[n.path]
+        visited = n.path in windows
+        grey = n.path in pruned
+        marker = "s" if n.terminal else ("^" if n.to_move == 0 else "v")
+        face = LIGHT_RED if n.path == current.node else "white"
+        ax.scatter([x], [y], marker=marker, s=330 * scale ** 2, color=face, zorder=3, linewidths=1.4,
+                   edgecolor=GREY if (grey or not visited) else BLACK)
+        if n.terminal:
+            shown = n.value if (visited or grey) else None
+            ax.text(x, y - 0.2, _fmt(shown) if shown is not None else "?", ha="center", va="top",
+                    fontsize=10 * scale, color=GREY if grey else BLACK)
+        elif n.path in seen_value:
+            ax.text(x, y - 0.2, _fmt(seen_value[n.path]), ha="center", va="top", fontsize=10 * scale)
+        if visited and not n.terminal:
+            a, b = windows[n.path]
+            ax.text(x - 0.22, y + 0.08, f"α={_fmt(a)}", ha="right", va="center", fontsize=9 * scale, color=RED)
+            ax.text(x + 0.22, y + 0.08, f"β={_fmt(b)}", ha="left", va="center", fontsize=9 * scale, color=BLUE)
+    xs = [p[0] for p in pos.values()]
+    depth = max(len(p) for p in pos)
+    ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
+    ax.set_ylim(-depth - 0.6, 0.5)
+    ax.axis("off")
+    ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=11 * scale, loc="left")
+    _wrap_caption(ax, current.text, caption_width, 9 * scale)
+    return fig
+
+
+def _wrap_caption(ax, text: str, width: int = 95, size: float = 9) -> None:
+    import textwrap
+
+    ax.text(0.0, -0.02, "\n".join(textwrap.wrap(text, width)), transform=ax.transAxes, ha="left",
+            va="top", fontsize=size, color="#333")
+
+
+def alphabeta_figures(trace: AlphaBetaTrace, tree: TreeNode, kinds: Sequence[str] = ("update", "cut")) -> list:
+    """The static sequence for slides: one figure per step whose kind is in `kinds` (all
+    steps with `kinds=None`), and the last step. The caller shows or closes them."""
+    ks = [k for k, st in enumerate(trace.steps) if kinds is None or st.kind in kinds]
+    if not ks or ks[-1] != len(trace.steps) - 1:
+        ks.append(len(trace.steps) - 1)
+    return [draw_alphabeta_step(trace, tree, k) for k in ks]
+
+
+def draw_alphabeta_storyboard(trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int],
+                              ncols: int = 2, figsize=(8.5, 6)):
+    """Several steps of the run in one figure (a grid), for a single slide."""
+    rows = (len(steps) + ncols - 1) // ncols
+    fig, axes = plt.subplots(rows, ncols, figsize=figsize, squeeze=False)
+    for ax, k in zip(axes.flat, steps):
+        draw_alphabeta_step(trace, tree, k, ax=ax, scale=0.75, caption_width=62)
+    for ax in list(axes.flat)[len(steps):]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+class AlphaBetaStepper(SnapshotWidget):
+    """Step through a recorded alpha-beta run with Next and Back; the picture shows alpha and
+    beta at every node reached, the value found so far, and what was cut and why."""
+
+    def __init__(self, trace: AlphaBetaTrace, tree: TreeNode):
+        super().__init__()
+        if not isinstance(trace, AlphaBetaTrace):
+            raise TypeError(f"trace must be an AlphaBetaTrace (from trace_alphabeta), got {trace!r}")
+        self.trace, self.tree, self.k = trace, tree, 0
+        self.back = widgets.Button(description="◀ Back")
+        self.next = widgets.Button(description="Next ▶")
+        self.image = widgets.Image(format="png")
+        self.back.on_click(lambda _: self.step(-1))
+        self.next.on_click(lambda _: self.step(+1))
+        self.root = widgets.VBox([widgets.HBox([self.back, self.next]), self.message, self.image])
+        self._render()
+
+    def step(self, delta: int) -> None:
+        """Move `delta` steps (+1 next, -1 back); refuses to run off either end."""
+        k = self.k + delta
+        if not 0 <= k < len(self.trace.steps):
+            where = "first" if k < 0 else "last"
+            self.say(f"This is already the {where} step ({self.k + 1} of {len(self.trace.steps)}).", "error")
+            return
+        self.k = k
+        self._render()
+
+    def _render(self) -> None:
+        import base64
+
+        self.image.value = base64.b64decode(figure_png(self.snapshot()))
+        self.say(self.trace.steps[self.k].text)
+
+    def snapshot(self):
+        return draw_alphabeta_step(self.trace, self.tree, self.k)

@@ -1,0 +1,191 @@
+"""The arena: round robins over games, seats, bookkeeping, ratings, and saving results."""
+import json
+import math
+
+import pytest
+
+from gamekit import (
+    MCTSPlayer, Nim, PerfectPlayer, RandomPlayer, SearchPlayer, SubtractionGame, TicTacToe, h1_scaled,
+    is_p_position, red_blue,
+)
+from gamekit.arena import Arena, ArenaResult, GameTable, expected_score, fit_bradley_terry, fit_elo
+from gamekit.match import random_start
+
+GPP = 6  # games per pair: both seats, three times each
+
+
+def small_arena() -> Arena:
+    arena = Arena(games={"ttt": TicTacToe(), "misere": Nim([2, 3], misere=True),
+                         "sub": (SubtractionGame(start=30), random_start(20, 50))})
+    arena.enter("random", lambda s: RandomPlayer(seed=s))
+    arena.enter("perfect", lambda s: PerfectPlayer())
+    arena.enter("mcts", lambda s: MCTSPlayer(20, seed=s), games=["ttt", "misere"])
+    arena.enter("depth 1", {"ttt": lambda s: SearchPlayer(depth=1, evaluate=h1_scaled)})
+    return arena
+
+
+@pytest.fixture(scope="module")
+def result() -> ArenaResult:
+    return small_arena().run(GPP, seed=7, progress=False)
+
+
+def test_every_pair_plays_every_game_it_can(result):
+    assert set(result.tables) == {"ttt", "misere", "sub"}
+    assert result["ttt"].agents == ["random", "perfect", "mcts", "depth 1"]
+    assert result["sub"].agents == ["random", "perfect"]
+    assert len(small_arena().pairs()) == 6 + 3 + 1
+
+
+def test_results_add_up_and_seats_alternate(result):
+    for t in result.tables.values():
+        n = len(t.agents)
+        for i in range(n):
+            assert t.games(i, i) == 0
+            for j in range(n):
+                if i == j:
+                    continue
+                assert t.games(i, j) == GPP
+                assert t.wins[i][j] == t.losses[j][i] and t.draws[i][j] == t.draws[j][i]
+                assert t.first[i][j] == t.first[j][i] == GPP // 2  # each moves first half the time
+                assert t.first_wins[i][j] <= t.first[i][j]
+        assert all(m > 0 for m in t.moves) and all(s > 0 for s in t.seconds)
+        score = t.score()
+        assert math.isnan(score[0, 0])
+        assert abs(score[0, 1] + score[1, 0] - 1) < 1e-12
+
+
+def test_perfect_player_is_never_beaten_where_the_game_allows(result):
+    ttt = result["ttt"]
+    p = ttt.index("perfect")
+    assert sum(ttt.losses[p]) == 0  # TicTacToe is a draw: perfect play never loses from either seat
+    # Misere Nim [2, 3] is a first-player win (Bouton's rule), so perfect wins every game it starts.
+    assert not is_p_position([2, 3], misere=True)
+    nim = result["misere"]
+    p = nim.index("perfect")
+    assert all(nim.first_wins[p][j] == nim.first[p][j] for j in range(len(nim.agents)) if j != p)
+
+
+def test_perfect_wins_every_blue_start_of_the_subtraction_game():
+    blue = [n for n in range(20, 51) if red_blue(50).colour(n) == "blue"]
+    arena = Arena(games={"sub": (SubtractionGame(start=30), lambda g, rng: g.state(blue[int(rng.integers(len(blue)))], 0))})
+    arena.enter("random", lambda s: RandomPlayer(seed=s))
+    arena.enter("perfect", lambda s: PerfectPlayer())
+    t = arena.run(10, seed=3, progress=False)["sub"]
+    p = t.index("perfect")
+    assert t.first_wins[p][1 - p] == t.first[p][1 - p] == 5
+
+
+def test_same_seed_same_results(result):
+    again = small_arena().run(GPP, seed=7, progress=False)
+    for g in result.tables:
+        assert again[g].wins == result[g].wins and again[g].moves == result[g].moves
+
+
+def test_rating_orders_perfect_above_random(result):
+    for g in result.tables:
+        r = result.ratings(g, anchor="random")
+        assert r["random"] == 0 and r["perfect"] > 100
+
+
+def _table(agents, wins, draws=None):
+    n = len(agents)
+    draws = draws or [[0] * n for _ in range(n)]
+    losses = [[wins[j][i] for j in range(n)] for i in range(n)]
+    games = [[wins[i][j] + draws[i][j] + losses[i][j] for j in range(n)] for i in range(n)]
+    first = [[games[i][j] // 2 if i < j else games[i][j] - games[i][j] // 2 for j in range(n)] for i in range(n)]
+    return GameTable("g", agents, wins, draws, losses, first, [[0] * n for _ in range(n)], [1] * n, [0.1] * n)
+
+
+def test_bradley_terry_two_agents_closed_form():
+    t = _table(["a", "b"], [[0, 3], [1, 0]])
+    p = fit_bradley_terry(t, prior=0)
+    assert p["a"] / p["b"] == pytest.approx(3.0)  # MLE of p_a / (p_a + p_b) is 3 / 4
+    elo = fit_elo(t, prior=0, anchor="b")
+    assert elo["a"] == pytest.approx(400 * math.log10(3))
+    assert expected_score(elo["a"], elo["b"]) == pytest.approx(0.75)
+
+
+def test_bradley_terry_satisfies_the_likelihood_equations():
+    wins = [[0, 5, 7], [3, 0, 4], [1, 2, 0]]
+    draws = [[0, 2, 0], [2, 0, 2], [0, 2, 0]]
+    t = _table(["a", "b", "c"], wins, draws)
+    p = fit_bradley_terry(t, prior=0)
+    for i, a in enumerate(t.agents):
+        observed = sum(wins[i]) + sum(draws[i]) / 2
+        expected = sum(t.games(i, j) * p[a] / (p[a] + p[b]) for j, b in enumerate(t.agents) if j != i)
+        assert observed == pytest.approx(expected, rel=1e-8)
+    assert math.prod(p.values()) == pytest.approx(1.0)
+
+
+def test_undefeated_agent_needs_a_prior():
+    t = _table(["a", "b"], [[0, 4], [0, 0]])
+    with pytest.raises(ValueError, match="prior"):
+        fit_bradley_terry(t, prior=0)
+    r = fit_elo(t, prior=1.0)
+    assert r["a"] > r["b"] and math.isfinite(r["a"])
+    with pytest.raises(ValueError, match="prior"):
+        fit_bradley_terry(t, prior=-1)
+    with pytest.raises(KeyError, match="anchor"):
+        fit_elo(t, anchor="nobody")
+
+
+def test_save_and_load_round_trip(result, tmp_path):
+    path = tmp_path / "arena.json"
+    result.save(path)
+    back = ArenaResult.load(path)
+    assert back.games_per_pair == GPP and back.seed == 7
+    for g, t in result.tables.items():
+        b = back[g]
+        assert (b.agents, b.wins, b.draws, b.losses, b.first, b.first_wins, b.moves) == \
+               (t.agents, t.wins, t.draws, t.losses, t.first, t.first_wins, t.moves)
+        assert b.seconds == pytest.approx(t.seconds, abs=1e-6)
+        assert back.ratings(g) == pytest.approx(result.ratings(g), abs=1e-3)
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda d: d.update(format="something else"), "not an arena results file"),
+    (lambda d: d.update(version=99), "version"),
+    (lambda d: d.pop("games"), "lacks games"),
+    (lambda d: d.update(games_per_pair=0), "games_per_pair"),
+    (lambda d: d["games"]["ttt"].pop("draws"), "lacks draws"),
+    (lambda d: d["games"]["ttt"]["wins"][0].pop(), "4x4 matrix"),
+    (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, -1), "4x4 matrix"),
+    (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, d["games"]["ttt"]["wins"][0][1] + 1), "does not match"),
+    (lambda d: d["games"]["ttt"]["first"][0].__setitem__(1, 0), "seat counts"),
+    (lambda d: d["games"]["ttt"]["seconds"].__setitem__(0, "fast"), "seconds"),
+    (lambda d: d["games"]["ttt"].update(agents=["a", "a", "b", "c"]), "distinct"),
+])
+def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
+    data = json.loads(json.dumps(result.to_json()))
+    corrupt(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=message):
+        ArenaResult.load(path)
+
+
+def test_not_json_is_a_clear_error(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        ArenaResult.load(path)
+
+
+def test_bad_input_is_refused_and_changes_nothing():
+    arena = small_arena()
+    before = {g: dict(e) for g, e in arena.entries.items()}
+    with pytest.raises(ValueError, match="unknown game"):
+        arena.enter("x", lambda s: RandomPlayer(seed=s), games=["chess"])
+    with pytest.raises(ValueError, match="already entered"):
+        arena.enter("random", lambda s: RandomPlayer(seed=s))
+    with pytest.raises(TypeError, match="factory"):
+        arena.enter("y", {"ttt": lambda s: None, "sub": 3})
+    assert {g: dict(e) for g, e in arena.entries.items()} == before
+    with pytest.raises(ValueError, match="games_per_pair"):
+        arena.run(1)
+    with pytest.raises(ValueError, match="seed"):
+        arena.run(4, seed=-1)
+    with pytest.raises(TypeError, match="not a Game"):
+        arena.add_game("bad", object())
+    with pytest.raises(KeyError, match="did not play"):
+        GameTable("g", ["a"]).index("b")

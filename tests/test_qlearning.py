@@ -1,0 +1,339 @@
+"""Q-learning on misère Nim, checked against an exact recursive oracle written here."""
+import itertools
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from gamekit import (Nim, NimState, PerfectPlayer, QLearner, RandomPlayer, WinningPositions, parse_piles,
+                     seed_learner, tournament)
+from gamekit.views.qlearning import QNimMatch, QNimPlay, plot_learning_curves, plot_value_heatmap, value_grid
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = Nim([3, 5, 7], misere=True)
+SEED = 2026
+
+
+@lru_cache(maxsize=None)
+def mover_wins(piles: tuple) -> bool:
+    """Plain recursion over misère Nim: the mover wins if some move leaves a position the opponent loses.
+    With no sticks left the previous player took the last one and lost, so the mover has won."""
+    if not any(piles):
+        return True
+    for i, size in enumerate(piles):
+        for take in range(1, size + 1):
+            after = tuple(sorted(piles[:i] + (size - take,) + piles[i + 1:]))
+            if not mover_wins(after):
+                return True
+    return False
+
+
+ALL = [p for p in itertools.product(range(4), range(6), range(8)) if any(p)]
+WINNING = [p for p in ALL if mover_wins(tuple(sorted(p)))]
+
+
+def winning_moves(piles):
+    return {(i, t) for i, size in enumerate(piles) for t in range(1, size + 1)
+            if not mover_wins(tuple(sorted(piles[:i] + (size - t,) + piles[i + 1:])))}
+
+
+@pytest.fixture(scope="module")
+def trained():
+    learner = QLearner(GAME, seed=SEED)
+    result = learner.train(20_000, progress=False, record_every=1_000)
+    return learner, result
+
+
+def test_the_167_winning_positions():
+    assert len(ALL) == 191 and len(WINNING) == 167  # 192 pile vectors minus (0,0,0); 24 P-positions
+    wp = WinningPositions(GAME)
+    assert len(wp) == 167
+    assert sorted(s.piles for s in wp.states) == sorted(WINNING)
+    for s, moves in zip(wp.states, wp.winning):
+        assert set(moves) == winning_moves(s.piles)
+
+
+def test_trained_greedy_move_wins_everywhere_from_both_seats(trained):
+    learner, result = trained
+    assert result.final_score == 167 and result.perfect_at is not None and result.perfect_at <= 20_000
+    for piles in WINNING:
+        for seat in (0, 1):
+            assert learner.best_move(NimState(piles, seat)) in winning_moves(piles), (piles, seat)
+
+
+def test_q_values_have_the_right_sign_in_winning_positions(trained):
+    learner, _ = trained
+    for piles in WINNING:
+        qs = learner.q_values(NimState(piles, 0))
+        assert max(qs.values()) > 0
+        good = winning_moves(piles)
+        assert all(q < max(qs.values()) for m, q in qs.items() if m not in good)
+
+
+def test_matches_against_perfect_and_random_players_from_both_seats(trained):
+    learner, _ = trained
+    ai = learner.player()
+    # [3, 5, 7] is a first-player win: the side that starts wins between perfect players
+    vs_perfect = tournament(GAME, ai, PerfectPlayer(), games=2)
+    assert vs_perfect.seat_wins == [[1, 0], [1, 0]]   # [player][seat]: each wins only when starting
+    vs_random = tournament(GAME, ai, RandomPlayer(seed=SEED), games=200, seed=SEED)
+    assert vs_random.seat_wins[0][0] == vs_random.seat_games[0][0] == 100   # moving first: never loses
+    assert vs_random.seat_wins[0][1] > 80                                   # second: wins after a slip
+
+
+def test_naive_target_does_markedly_worse():
+    learner = QLearner(GAME, seed=SEED, target="naive")
+    learner.train(20_000, progress=False)
+    assert WinningPositions(GAME).score(learner) < 167 // 2
+
+
+def test_seed_scheme_reaches_the_optimum_with_epsilon_0_1():
+    learner = seed_learner(GAME, seed=SEED)
+    result = learner.train(40_000, progress=False, record_every=500, stop_when_perfect=True)
+    assert result.perfect_at is not None
+    assert learner.reward == 100 and learner.gamma == 0.8 and learner.alpha == 0.1 and learner.epsilon == 0.1
+
+
+def test_exploration_finding_holds_for_the_seed_scheme_but_not_for_the_correct_target():
+    wp = WinningPositions(GAME)
+    random_seed = seed_learner(GAME, seed=SEED, epsilon=1.0)
+    random_seed.train(40_000, progress=False)
+    random_ours = QLearner(GAME, seed=SEED, epsilon=1.0)
+    random_ours.train(40_000, progress=False)
+    greedy_ours = QLearner(GAME, seed=SEED, epsilon=0.0)
+    greedy_ours.train(5_000, progress=False)
+    assert wp.score(random_seed) < 150
+    assert wp.score(random_ours) == 167
+    assert wp.score(greedy_ours) < 150
+
+
+def test_seed_update_by_hand():
+    """Nim [2] misère, greedy: the first player takes 1, the second must take the last stick."""
+    learner = seed_learner(Nim([2], misere=True), seed=0, epsilon=0.0)
+    learner.train(1, progress=False)
+    q = learner.q_values
+    assert q(NimState((2,), 0)) == {(0, 1): pytest.approx(10.0), (0, 2): 0.0}   # winner: +100 * 0.1
+    assert q(NimState((1,), 1)) == {(0, 1): pytest.approx(-10.0)}               # loser: -100 * 0.1
+
+
+def test_negamax_and_naive_updates_by_hand():
+    for target, second in (("negamax", 0.5 * (-0.9 * -0.5)), ("naive", 0.5 * (0.9 * -0.5))):
+        learner = QLearner(Nim([2], misere=True), alpha=0.5, gamma=0.9, epsilon=0.0, target=target)
+        learner.train(1, progress=False)
+        assert learner.q_values(NimState((1,), 0)) == {(0, 1): -0.5}
+        assert learner.q_values(NimState((2,), 0))[(0, 1)] == 0.0
+        learner.train(1, progress=False)
+        assert learner.q_values(NimState((2,), 0))[(0, 1)] == pytest.approx(second)
+
+
+def test_table_sizes_of_the_two_encodings():
+    plain = QLearner(GAME)
+    assert plain.table_size == (192, sum(sum(p) for p in itertools.product(range(4), range(6), range(8))))
+    assert plain.table_size == (192, 1440)
+    srt = QLearner(GAME, encoding="sorted")
+    keys = {tuple(sorted(p)) for p in itertools.product(range(4), range(6), range(8))}
+    pairs = sum(len({tuple(sorted(k[:i] + (k[i] - t,) + k[i + 1:])) for i in range(3) for t in range(1, k[i] + 1)})
+                for k in keys)
+    assert srt.table_size == (len(keys), pairs)
+    srt.train(20_000, progress=False)
+    assert all(srt.best_move(NimState(p, 1)) in winning_moves(p) for p in WINNING)
+
+
+def test_boards_from_the_seed_are_learned():
+    for piles in ([1, 2, 3, 4, 5], [2, 6, 7, 8]):
+        game = Nim(piles, misere=True)
+        learner = QLearner(game, seed=SEED, encoding="sorted")
+        learner.train(20_000, progress=False)
+        assert learner.best_move(game.initial_state()) in winning_moves(tuple(piles))
+        if piles == [1, 2, 3, 4, 5]:
+            oracle = sum(mover_wins(tuple(sorted(p))) for p in itertools.product(*(range(n + 1) for n in piles))
+                         if any(p))
+            assert WinningPositions(game).score(learner) == len(WinningPositions(game)) == oracle == 611
+
+
+def test_json_round_trip_is_exact(tmp_path, trained):
+    learner, _ = trained
+    path = tmp_path / "q.json"
+    learner.save(path)
+    back = QLearner.load(path, GAME)
+    assert back.Q == learner.Q and back.to_dict() == learner.to_dict()
+    assert back.episodes == learner.episodes == 20_000
+
+
+def test_pretrained_file_is_what_the_command_writes():
+    stored = QLearner.load(ROOT / "data" / "qtable_misere_357.json", GAME)
+    fresh = QLearner(GAME, seed=SEED)
+    fresh.train(stored.episodes, progress=False)
+    assert fresh.to_dict() == stored.to_dict()
+    assert WinningPositions(GAME).score(stored) == 167
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: "{not json", "not valid JSON"),
+    (lambda d: json.dumps({**d, "format": "x"}), "not a Q-table file"),
+    (lambda d: json.dumps({**d, "game": "Nim([3, 5], misere=True)"}), "holds a table for"),
+    (lambda d: json.dumps({k: v for k, v in d.items() if k != "alpha"}), "lacks alpha"),
+    (lambda d: json.dumps({**d, "table": {**d["table"], "(9, 9, 9)": {}}}), "does not match"),
+    (lambda d: json.dumps({**d, "table": {**d["table"], "(3, 5, 7)": {"(0, 1)": 1.0}}}), "do not match"),
+    (lambda d: json.dumps({**d, "table": {**d["table"], "(0, 0, 1)": {"(2, 1)": "high"}}}), "finite number"),
+])
+def test_load_rejects_corrupt_or_mismatching_files(tmp_path, damage, message):
+    data = QLearner(GAME).to_dict()
+    path = tmp_path / "bad.json"
+    path.write_text(damage(data))
+    with pytest.raises(ValueError, match=message):
+        QLearner.load(path, GAME)
+    with pytest.raises(ValueError, match="holds a table for"):
+        QLearner.from_dict(data, Nim([3, 5, 7], misere=False))
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="alpha"):
+        QLearner(GAME, alpha=1.5)
+    with pytest.raises(ValueError, match="target"):
+        QLearner(GAME, target="minimax")
+    with pytest.raises(ValueError, match="encoding"):
+        QLearner(GAME, encoding="binary")
+    with pytest.raises(ValueError, match="episodes"):
+        QLearner(GAME).train(-1, progress=False)
+    with pytest.raises(ValueError, match="not reachable"):
+        QLearner(GAME).q_values(NimState((4, 5, 7), 0))
+    learner = QLearner(GAME)
+    with pytest.raises(ValueError, match="terminal"):
+        learner.best_move(NimState((0, 0, 0), 0))
+
+
+@pytest.mark.parametrize("text, ok", [("3 5 7", (3, 5, 7)), ("[1, 2, 3]", (1, 2, 3)), ("0 4", (0, 4)),
+                                      ("", None), ("3 x 7", None), ("3 -1", None), ("½ 2", None),
+                                      ("3.5", None)])
+def test_parse_piles(text, ok):
+    if ok is None:
+        with pytest.raises(ValueError, match="whole number|no piles"):
+            parse_piles(text)
+    else:
+        assert parse_piles(text) == ok
+
+
+def test_views_draw(trained):
+    learner, result = trained
+    fig = plot_learning_curves({"negamax": result})
+    assert len(fig.axes[0].lines) == 1
+    V = value_grid(learner)
+    assert V.shape == (4, 6, 8)
+    assert all((V[p] < 0) == (not mover_wins(tuple(sorted(p)))) for p in ALL)
+    assert len(plot_value_heatmap(learner).axes) == 5
+
+
+def test_widget_headless(trained):
+    learner, _ = trained
+    w = QNimPlay(learner, human=0)
+    before = w.model.state
+    w.pile.value, w.take.value = 4, 1
+    w.button.click()
+    assert w.model.state == before and "no pile 4" in w.message.value and "#b00020" in w.message.value
+    w.pile.value, w.take.value = 1, 9
+    w.button.click()
+    assert w.model.state == before and "only 3" in w.message.value
+    w.pile.value, w.take.value = 1, 1          # a winning move (3,5,7) -> (2,5,7)
+    w.button.click()
+    assert w.model.history[0] == ("you", 1, 1) and w.model.history[1][0] == "AI"
+    assert sum(w.model.state.piles) == 13 and "The AI took" in w.message.value
+    assert "Q-values for you" in w.snapshot()
+    state = w.model.state
+    w.piles.value = "3 x"
+    w.new.click()
+    assert w.model.state == state and "not a whole number" in w.message.value
+    w.piles.value, w.starter.value = "3 5 7", 1   # the AI starts and takes a winning first move
+    w.new.click()
+    assert w.model.history[0][0] == "AI"
+    _, pile, take = w.model.history[0]
+    assert (pile - 1, take) in winning_moves((3, 5, 7))
+    w.piles.value, w.starter.value = "1 2", 0
+    w.new.click()
+    assert w.model.game.piles == (1, 2) and w.model.history == []
+
+
+def test_match_model_plays_to_the_end(trained):
+    learner, _ = trained
+    m = QNimMatch(learner, human=1)
+    while not m.over:
+        (pile, take), _ = next(iter(m.q_values().items()))
+        m.human_move(pile, take)
+    assert m.winner() == "the AI"
+    with pytest.raises(ValueError, match="over"):
+        m.human_move(1, 1)
+
+
+def test_pole_positions_against_the_exact_rule():
+    from gamekit.views.qlearning import plot_p_positions, seed_pole_position
+    P = [p for p in ALL if not mover_wins(tuple(sorted(p)))]
+    assert len(P) == 24
+    assert [p for p in P if not seed_pole_position(p)] == [(0, 0, 1), (0, 1, 0), (1, 0, 0), (2, 5, 7), (3, 4, 7),
+                                                          (3, 5, 6)]
+    assert [p for p in ALL if seed_pole_position(p) and p not in P] == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+    assert winning_moves((3, 5, 7)) == {(0, 1), (1, 1), (2, 1)}        # the source's "counter" wins
+    assert mover_wins((3, 5, 7))                                          # so the first player should start
+    assert len(plot_p_positions((3, 5, 7)).axes) == 4
+
+
+def test_losing_table_plays_for_time_and_converged_values(trained):
+    learner, _ = trained
+    P = [p for p in ALL if not mover_wins(tuple(sorted(p)))]
+    assert all(learner.best_move(NimState(p, 0))[1] == 1 for p in P)
+    assert learner.q_values(NimState((0, 0, 2), 0))[(2, 1)] == pytest.approx(0.9, abs=1e-6)
+    assert learner.q_values(NimState((0, 0, 1), 0))[(2, 1)] == pytest.approx(-1.0, abs=1e-6)
+
+
+def test_the_sources_printed_game_is_a_perfect_human_win():
+    printed = [(0, 1), (4, 1), (2, 1), (4, 1), (3, 1), (4, 1), (3, 1), (4, 1), (3, 1), (3, 1), (4, 1), (2, 2),
+               (1, 1), (1, 1)]
+    game = Nim([1, 2, 3, 4, 5], misere=True)
+    s = game.initial_state()
+    for k, move in enumerate(printed):
+        s = game.play(s, move)
+        if k % 2 == 0 and any(s.piles):
+            assert not mover_wins(tuple(sorted(s.piles)))
+    assert game.utility(s, 0) == 1
+    assert winning_moves((2, 6, 7, 8)) == {(3, 5)}
+
+
+@pytest.mark.parametrize("piles, misere", [((1, 2, 3), False), ((2, 3, 4), False), ((1, 1, 1, 2), True),
+                                           ((4,), True), ((2, 2), False)])
+def test_other_nim_boards_against_boutons_rule_from_both_seats(piles, misere):
+    from gamekit import is_p_position, winning_nim_moves
+    game = Nim(piles, misere=misere)
+    learner = QLearner(game, seed=SEED)
+    learner.train(10_000, progress=False)
+    for p in itertools.product(*(range(n + 1) for n in piles)):
+        if any(p) and not is_p_position(p, misere):
+            for seat in (0, 1):
+                assert learner.best_move(NimState(p, seat)) in winning_nim_moves(p, misere), (p, seat)
+
+
+def test_any_game_of_the_protocol_the_subtraction_game():
+    from gamekit import SubtractionGame, SubtractionState, red_blue
+    game = SubtractionGame(40)
+    learner = QLearner(game, seed=SEED)
+    learner.train(5_000, progress=False)
+    red = set(red_blue(40).red)
+    for s in WinningPositions(game).states:
+        assert s.n not in red
+        after = game.play(s, learner.best_move(s))
+        assert after.n in red, s     # the greedy move produces a red number
+    assert isinstance(learner.best_move(SubtractionState(40, 0)), int)
+
+
+def test_command_line_writes_the_stored_table(tmp_path, capsys):
+    from gamekit.qlearning import main
+    out = tmp_path / "q.json"
+    main(["--piles", "3", "5", "7", "--misere", "--out", str(out)])
+    assert out.read_text() == (ROOT / "data" / "qtable_misere_357.json").read_text()
+    assert "167 of 167" in capsys.readouterr().out
+
+
+def test_progress_bar_and_stop_when_perfect():
+    learner = QLearner(GAME, seed=SEED)
+    result = learner.train(50_000, progress=True, stop_when_perfect=True)
+    assert result.perfect_at == result.episodes == learner.episodes <= 20_000
+    assert result.final_score == 167

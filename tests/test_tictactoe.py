@@ -1,0 +1,129 @@
+"""TicTacToe: the game, the source's integer encoding, the count-based players, the views and the widget."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, reachable_positions, tournament, winner  # noqa: E402
+from gamekit.counting import count_outcomes, outcome_probabilities  # noqa: E402
+from gamekit.games.tictactoe import (board_from_string, board_text, seed_encoding, seed_winner,  # noqa: E402
+                                     seed_x_to_move)
+from gamekit.players import LossAversePlayer, RawCountPlayer  # noqa: E402
+from gamekit.views.tictactoe import (TicTacToePlay, board_html, board_strip, counting_hints, draw_board,  # noqa: E402
+                                     heat_map, line_boards, show_board)
+
+GAME = TicTacToe()
+POSITIONS = sorted(reachable_positions(GAME))
+
+
+def test_seed_encoding_detects_the_same_winner_and_turn_everywhere():
+    for board in POSITIONS:
+        cells = seed_encoding(board)
+        assert seed_winner(cells) == winner(board)
+        assert seed_x_to_move(cells) == (GAME.to_move(board) == 0)
+        assert (sum(cells) == 21) == ("." not in board)
+
+
+def test_seed_text_value_two_for_o_would_break_both_tests():
+    wrong_win = [b for b in POSITIONS if seed_winner(seed_encoding(b, o_value=2), o_value=2) != winner(b)]
+    assert wrong_win, "with O = 2 some board should be misjudged"
+    assert all(seed_winner(seed_encoding(b, 2), 2) == "X" for b in wrong_win[:20])
+    wrong_turn = [b for b in POSITIONS if seed_x_to_move(seed_encoding(b, 2)) != (GAME.to_move(b) == 0)]
+    assert wrong_turn
+
+
+def test_seed_encoding_refuses_bad_boards():
+    with pytest.raises(ValueError):
+        seed_encoding(("X",) * 8)
+    with pytest.raises(ValueError):
+        seed_encoding(tuple("XO.XO.XOZ"))
+
+
+def test_game_protocol_basics_and_errors():
+    s = GAME.play(GAME.initial_state(), 4)
+    assert s == board_from_string("....X....") and GAME.to_move(s) == 1
+    with pytest.raises(IllegalMoveError, match="allowed moves"):
+        GAME.play(s, 4)
+    with pytest.raises(IllegalMoveError):
+        GAME.play(s, True)
+    with pytest.raises(ValueError):
+        board_from_string("XX.......")
+    won = board_from_string("XXXOO....")
+    assert GAME.is_terminal(won) and GAME.utility(won, 0) == 1 and GAME.utility(won, 1) == -1
+    with pytest.raises(IllegalMoveError):
+        GAME.play(won, 8)
+
+
+def test_raw_count_player_scores_are_the_mean_result_of_the_counted_games():
+    player = RawCountPlayer()
+    s = board_from_string("X...O....")
+    scores = player.scores(GAME, s)
+    for m, score in scores.items():
+        c = count_outcomes(GAME, GAME.play(s, m))
+        assert score == pytest.approx((c.p0_wins - c.p1_wins) / c.total)
+    assert player(GAME, s) == max(scores, key=scores.get)
+
+
+def test_loss_averse_player_maximises_one_minus_p_lose():
+    player = LossAversePlayer()
+    s = board_from_string("X...O....")
+    chances = player.chances(GAME, s)
+    for m, chance in chances.items():
+        assert chance == 1 - outcome_probabilities(GAME, GAME.play(s, m)).p1_win
+    assert player(GAME, s) == max(chances, key=chances.get)
+
+
+def test_seed_tournament_reproduced_random_x_against_both_count_players():
+    # the source's 100 games: random X against the count-based O (seats fixed)
+    corrected = tournament(GAME, RandomPlayer(seed=2026), LossAversePlayer(), games=100, seed=2026,
+                           swap_seats=False)
+    raw = tournament(GAME, RandomPlayer(seed=2026), RawCountPlayer(), games=100, seed=2026, swap_seats=False)
+    assert corrected.wins[0] == 0 and corrected.games == 100  # "no longer loses" — in this sample
+    assert raw.wins[0] > 0  # the first "optimal" player did lose now and then
+
+
+def test_board_views():
+    board = board_from_string("XXXOO....")
+    assert str(show_board(board)) == board_text(board)
+    assert board_html(board).count("<td") == 9 and "X" in board_html(board)
+    ax = draw_board(board, title="t", mark_square=2)
+    assert ax.get_title() == "t"
+    notes, values = counting_hints(GAME, board_from_string("X...O...."))
+    assert set(notes) == set(values) == set(GAME.legal_moves(board_from_string("X...O....")))
+    heat_map(board_from_string("X...O...."), values, notes)
+    fig = board_strip(line_boards(GAME, [4, 0, 8]), captions=list("abcd"))
+    assert len(fig.axes) == 4
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+def test_widget_callbacks_headless():
+    w = TicTacToePlay(hints=True)
+    assert w.state == GAME.initial_state()
+    w.squares[4].click()
+    assert w.state[4] == "X" and w.state.count("O") == 1
+    taken = next(i for i, c in enumerate(w.state) if c == "O")
+    before = w.state
+    w.squares[taken].click()
+    assert w.state == before and "taken" in w.message.value
+    assert w.squares[0].tooltip.startswith("X ") and "P(lose)" in w.squares[0].tooltip
+    w.seat.value = "O"  # computer now plays X and moves first
+    assert w.state.count("X") == 1 and w.state.count("O") == 0
+    w.opponent.value = "perfect"
+    while not GAME.is_terminal(w.state):
+        w.squares[w.state.index(".")].click()
+    assert winner(w.state) != "O"  # the perfect player never loses
+    final = w.state
+    w.squares[final.index(".") if "." in final else 0].click()
+    assert w.state == final and "over" in w.message.value
+    w.new_button.click()
+    assert w.state.count("X") == 1 and "New game" in w.message.value
+    assert "image/png" in w._repr_mimebundle_()
+
+
+def test_widget_refuses_bad_setup():
+    with pytest.raises(ValueError):
+        TicTacToePlay(seat="Z")
+    with pytest.raises(ValueError):
+        TicTacToePlay(players={})
