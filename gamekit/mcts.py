@@ -17,8 +17,9 @@ Scores lie in [0, 1]: win 1, draw 1/2, loss 0. The UCB1 score of a child is
 
 with c = sqrt(2) by default (Auer et al. 2002 for rewards in [0, 1]; Kocsis & Szepesvári write
 2·C_p with C_p = 1/sqrt(2), the same number). Libraries differ: OpenSpiel scores in [-1, 1]
-(twice the range) with uct_c = 2 by default, which equals c = 1 here; others use
-c = 1/sqrt(2). Compare constants only after converting to the same reward range.
+(twice the range) and takes uct_c as an argument (its example script uses 2, which equals
+c = 1 here; its tests use sqrt(2), which equals c = 1/sqrt(2) here); other texts use
+c = 1/sqrt(2) or 1. Compare constants only after converting to the same reward range.
 
 After the budget (a number of iterations or of seconds) the move whose child has the most
 visits is chosen. The tree stays available for inspection (`stats`, `to_networkx`).
@@ -183,7 +184,8 @@ class MCTS:
             node.visits += 1
             s = score_for(winner, node.mover)
             node.score += s
-            node.wins += s == 1.0
+            if s == 1.0:
+                node.wins += 1
 
     def iterate(self) -> Iteration:
         """One full iteration on the current tree: select, expand, simulate, backpropagate."""

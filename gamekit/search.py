@@ -17,6 +17,9 @@ Alpha-beta here is *fail-soft*: called with a window (alpha, beta) it returns a 
     otherwise       v is the true value        (exact),
 which is Knuth and Moore's guarantee with the extra promise that a bound is never looser than
 the window edge. With the default window (-inf, +inf) the value is always exact.
+
+The searches are recursive, like the pseudocode they follow, so a game may be at most a few
+hundred plies deep (Python's recursion limit); for deeper games use `gamekit.solve`.
 """
 from __future__ import annotations
 
