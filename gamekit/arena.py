@@ -154,8 +154,9 @@ class ArenaResult:
         "games": {game: {"agents", "wins", "draws", "losses", "first", "first_wins", "moves", "seconds"}}}."""
         return {"format": FORMAT, "version": FORMAT_VERSION, "games_per_pair": self.games_per_pair,
                 "seed": self.seed,
-                "games": {name: {"agents": t.agents, "wins": t.wins, "draws": t.draws, "losses": t.losses,
-                                 "first": t.first, "first_wins": t.first_wins, "moves": t.moves,
+                "games": {name: {"agents": list(t.agents), "wins": _copy(t.wins), "draws": _copy(t.draws),
+                                 "losses": _copy(t.losses), "first": _copy(t.first),
+                                 "first_wins": _copy(t.first_wins), "moves": list(t.moves),
                                  "seconds": [round(s, 6) for s in t.seconds]}
                           for name, t in self.tables.items()}}
 
@@ -193,6 +194,10 @@ class ArenaResult:
         except json.JSONDecodeError as err:
             raise ValueError(f"{path} is not an arena results file: not valid JSON ({err})") from None
         return cls.from_json(data, source=str(path))
+
+
+def _copy(matrix: List[List[int]]) -> List[List[int]]:
+    return [list(row) for row in matrix]
 
 
 def _is_count(x: Any) -> bool:

@@ -189,6 +189,8 @@ class MCTS:
 
     def iterate(self) -> Iteration:
         """One full iteration on the current tree: select, expand, simulate, backpropagate."""
+        if self.root is None:
+            raise ValueError("no tree yet: call new_root(state) or search(state, ...) first")
         path = self.select(self.root)
         child = self.expand(path[-1])
         if child is not None:

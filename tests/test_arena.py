@@ -164,6 +164,14 @@ def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
         ArenaResult.load(path)
 
 
+def test_to_json_is_a_copy(result):
+    wins, moves = result["ttt"].wins[0][1], result["ttt"].moves[0]
+    data = result.to_json()
+    data["games"]["ttt"]["wins"][0][1] += 100
+    data["games"]["ttt"]["moves"][0] += 100
+    assert (result["ttt"].wins[0][1], result["ttt"].moves[0]) == (wins, moves)
+
+
 def test_not_json_is_a_clear_error(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text("{not json")

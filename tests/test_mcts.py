@@ -203,6 +203,8 @@ def test_bad_arguments_are_refused():
         MCTS(GAME).search(GAME.state(0, 1), iterations=5)
     with pytest.raises(ValueError, match="no search"):
         MCTS(GAME).best_move()
+    with pytest.raises(ValueError, match="no tree"):
+        MCTS(GAME).iterate()
     assert random_rollout(GAME, GAME.state(9, 0), __import__("random").Random(0)) in GAME.moves
 
 
@@ -280,3 +282,49 @@ def test_estimates_from_a_red_start_all_sink():
     # (seed 2026) every estimate is below 0.2
     hist = estimate_history(GAME, GAME.state(32, 0), 3000, seed=2026)
     assert not winning_moves(32) and max(h[-1] for h in hist.values()) < 0.2
+
+
+def test_first_tictactoe_move_prefers_centre_then_corners():
+    # the notebook's heat map: 20,000 iterations (seed 2026) from the empty board
+    fast = FastTicTacToeMCTS(seed=2026)
+    assert fast.search(TicTacToe().initial_state(), iterations=20_000) == 4
+    visits = {sq: v for sq, v, _ in fast.root_stats()}
+    assert min(visits[sq] for sq in (0, 2, 6, 8)) > max(visits[sq] for sq in (1, 3, 5, 7))
+
+
+from hypothesis import given, settings, strategies as st
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 60), seat=st.integers(0, 1), seed=st.integers(0, 10**6), iterations=st.integers(1, 300))
+def test_tree_invariants_hold_for_any_start_seed_and_budget(n, seat, seed, iterations):
+    search = MCTS(GAME, seed=seed)
+    move = search.search(GAME.state(n, seat), iterations=iterations)
+    root = search.root
+    assert root.visits == iterations == sum(ch.visits for ch in root.children)
+    assert move in GAME.moves and len(root.children) == min(iterations, len(GAME.moves))
+    for node in walk(root):
+        if node is not root and node.children:
+            assert node.visits == 1 + sum(ch.visits for ch in node.children)
+        if node is not root:
+            assert node.mover == node.parent.state.to_move  # scored for the player who moved into it
+            assert 0 <= node.wins <= node.score <= node.visits
+
+
+@settings(max_examples=30, deadline=None)
+@given(moves=st.lists(st.integers(0, 8), max_size=7), seed=st.integers(0, 10**6),
+       iterations=st.integers(1, 400), c=st.sampled_from([0.0, 0.7, math.sqrt(2), 3.0]))
+def test_fast_path_agrees_on_any_position(moves, seed, iterations, c):
+    game = TicTacToe()
+    board = game.initial_state()
+    for m in moves:
+        if game.is_terminal(board) or board[m] != ".":
+            continue
+        after = game.play(board, m)
+        if game.is_terminal(after):
+            break
+        board = after
+    readable = MCTS(game, c=c, seed=seed)
+    fast = FastTicTacToeMCTS(c=c, seed=seed)
+    assert readable.search(board, iterations=iterations) == fast.search(board, iterations=iterations)
+    assert [(ch.move, ch.visits, ch.score) for ch in readable.root.children] == fast.root_stats()

@@ -237,7 +237,7 @@ def test_widget_headless(trained):
     assert w.model.state == before and "only 3" in w.message.value
     w.pile.value, w.take.value = 1, 1          # a winning move (3,5,7) -> (2,5,7)
     w.button.click()
-    assert w.model.history[0] == ("you", 1, 1) and w.model.history[1][0] == "AI"
+    assert w.model.history[0] == ("you", 1, 1) and w.model.history[1][0] == "the AI"
     assert sum(w.model.state.piles) == 13 and "The AI took" in w.message.value
     assert "Q-values for you" in w.snapshot()
     state = w.model.state
@@ -246,7 +246,7 @@ def test_widget_headless(trained):
     assert w.model.state == state and "not a whole number" in w.message.value
     w.piles.value, w.starter.value = "3 5 7", 1   # the AI starts and takes a winning first move
     w.new.click()
-    assert w.model.history[0][0] == "AI"
+    assert w.model.history[0][0] == "the AI"
     _, pile, take = w.model.history[0]
     assert (pile - 1, take) in winning_moves((3, 5, 7))
     w.piles.value, w.starter.value = "1 2", 0

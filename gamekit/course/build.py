@@ -69,21 +69,64 @@ THEME = "white"
 #: Slide size for a 16:9 projector; reveal.js scales it to the screen.
 SLIDE_WIDTH, SLIDE_HEIGHT = 1280, 720
 
-# Our templates: nbconvert's own, with the Mermaid module import removed (the course uses
-# no Mermaid, and an ES module import from a CDN breaks offline and from file://), and a
-# few style rules so that code and figures fit a projector slide.
+# Our templates: nbconvert's own with three changes. (1) No Mermaid module import (the course
+# uses no Mermaid, and an ES module import from a CDN breaks offline and from file://).
+# (2) Style rules so that slides read well on a projector: no prompts, code wraps instead
+# of running off the slide, figures capped in height, headings not in capitals. (3) Our own
+# reveal.js start-up: slides start at the top (not centred), and a slide whose content is
+# taller than the slide is shrunk to fit (down to 60 %), beyond that it scrolls.
 _NO_MERMAID = "{% block html_head_js_mermaidjs %}{% endblock html_head_js_mermaidjs %}"
 _SLIDE_CSS = """
 <style type="text/css">
-.reveal .jp-OutputArea-output img { max-height: 540px; max-width: 100%; width: auto; height: auto; }
-.reveal .jp-InputArea-editor pre, .reveal .jp-OutputArea-output pre { font-size: 17px; line-height: 1.3; }
+.reveal .jp-InputPrompt, .reveal .jp-OutputPrompt { display: none !important; }
+.reveal .jp-InputArea-editor pre, .reveal .jp-OutputArea-output pre {
+  white-space: pre-wrap !important; word-break: break-word; font-size: 17px; line-height: 1.3; }
+.reveal .jp-OutputArea-output img { max-height: 460px; max-width: 100%; width: auto; height: auto; }
+.reveal img.widget-image, .reveal .widget-image img {
+  width: auto !important; height: auto !important; max-width: 100%; max-height: 420px; object-fit: contain; }
 .reveal .jp-RenderedHTMLCommon table { font-size: 18px; }
-.reveal .slides section { text-align: left; }
-.reveal h1, .reveal h2, .reveal h3, .reveal h4 { text-transform: none; }
+.reveal .slides section { text-align: left !important; }
+.reveal h1, .reveal h2, .reveal h3, .reveal h4 { text-transform: none !important; }
+.reveal .slides section.gamekit-scroll { overflow-y: auto; height: 100%; }
 </style>
 """
+_SLIDES_JS = """
+{% block footer_js %}
+<script>
+require({waitSeconds: 60},
+  ["{{ resources.reveal.url_prefix }}/dist/reveal.js", "{{ resources.reveal.url_prefix }}/plugin/notes/notes.js"],
+  function (Reveal, RevealNotes) {
+    var height = {{ resources.reveal.height or 720 }};
+    Reveal.initialize({
+      controls: true, progress: true, history: true, center: false,
+      transition: "{{ resources.reveal.transition }}", slideNumber: "{{ resources.reveal.number }}",
+      plugins: [RevealNotes], width: {{ resources.reveal.width or 1280 }}, height: height
+    });
+    function fit(section) {
+      if (!section || section.classList.contains("stack")) return;
+      section.style.zoom = "";
+      section.classList.remove("gamekit-scroll");
+      var tall = section.scrollHeight;
+      if (tall <= height) return;
+      var zoom = Math.max(0.6, height / tall);
+      section.style.zoom = zoom;
+      if (tall * zoom > height) section.classList.add("gamekit-scroll");
+    }
+    function mathjax(section) {
+      if (window.MathJax && MathJax.Hub && MathJax.Hub.getAllJax(section)) {
+        MathJax.Hub.Rerender(section);
+      }
+    }
+    Reveal.on("ready", function (event) { fit(event.currentSlide); });
+    window.addEventListener("load", function () { fit(Reveal.getCurrentSlide()); });
+    Reveal.on("slidechanged", function (event) { fit(event.currentSlide); mathjax(event.currentSlide); });
+  });
+</script>
+{% endblock footer_js %}
+"""
 SLIDES_TEMPLATE = ("{%- extends 'index.html.j2' -%}" + _NO_MERMAID
-                   + "{% block html_head_css %}{{ super() }}" + _SLIDE_CSS + "{% endblock html_head_css %}")
+                   + "{% block html_head_css %}{{ super() }}" + _SLIDE_CSS + "{% endblock html_head_css %}"
+                   + _SLIDES_JS)
 HTML_TEMPLATE = "{%- extends 'index.html.j2' -%}" + _NO_MERMAID
 
 HANDOUT_STUB = "# Your solution here"

@@ -41,23 +41,27 @@ def draw_heat_map(table: GameTable, ax=None, title: str | None = None):
     return ax.figure
 
 
-def draw_ratings(ratings: Dict[str, Dict[str, float]], ax=None):
-    """One row of dots per game: each agent's Elo-scale rating (random at 0 if anchored so)."""
-    if ax is None:
-        _, ax = plt.subplots(figsize=(8, 0.6 + 0.9 * len(ratings)))
-    for k, (game, r) in enumerate(ratings.items()):
-        y = len(ratings) - 1 - k
-        xs = sorted(r.items(), key=lambda kv: kv[1])
-        ax.scatter([v for _, v in xs], [y] * len(xs), color=RED, zorder=3)
-        for m, (name, v) in enumerate(xs):
-            ax.annotate(name, (v, y), xytext=(0, 8 if m % 2 == 0 else -14), textcoords="offset points",
-                        ha="center", fontsize=8)
-        ax.axhline(y, color=GREY, lw=0.5, zorder=1)
-    ax.set_yticks(range(len(ratings)), list(reversed(list(ratings))))
-    ax.set_ylim(-0.7, len(ratings) - 0.3)
-    ax.set_xlabel("rating (Elo scale: +400 = 10 : 1 odds)")
-    ax.set_title("Bradley–Terry ratings per game")
-    return ax.figure
+def draw_ratings(ratings: Dict[str, Dict[str, float]], fig=None):
+    """One panel per game: each agent's Elo-scale rating as a bar, strongest at the top."""
+    k = len(ratings)
+    cols = 2 if k > 1 else 1
+    rows = -(-k // cols)
+    if fig is None:
+        fig = plt.figure(figsize=(8.5, 2.4 * rows))
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax, (game, r) in zip(axes, ratings.items()):
+        items = sorted(r.items(), key=lambda kv: kv[1])
+        values = [v for _, v in items]
+        ax.barh(range(len(items)), values, color=[RED if v >= 0 else BLUE for v in values], height=0.7)
+        ax.set_yticks(range(len(items)), [a for a, _ in items], fontsize=8)
+        ax.set_title(game, fontsize=10)
+        ax.axvline(0, color=BLACK, lw=0.6)
+        ax.tick_params(axis="x", labelsize=8)
+    for ax in axes[k:]:
+        ax.set_visible(False)
+    fig.supxlabel("rating (Elo scale: +400 = odds of 10 : 1)", fontsize=9)
+    fig.tight_layout()
+    return fig
 
 
 def draw_time_vs_strength(table: GameTable, ratings: Dict[str, float] | None = None, ax=None):

@@ -113,25 +113,35 @@ def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence =
 # --- Nim against the perfect player ------------------------------------------------------------
 
 class NimMatch:
-    """The pure model behind `NimPlay`: a Nim game between a person and `PerfectPlayer`.
+    """The pure model behind `NimPlay` (and chapter 6's `QNimPlay`): Nim between a person and a computer player.
 
-    Piles are numbered from 1 for people. `move_values()` tells, for every legal move of the
-    person, whether it wins (+1) or loses (-1) for them with best play afterwards.
+    Piles are numbered from 1 for people; moves inside the game are (index, take). The computer
+    is `PerfectPlayer()` unless another player is given. `move_values()` tells, for every legal
+    move of the person, whether it wins (+1) or loses (-1) for them with best play afterwards.
     """
 
-    def __init__(self, piles: Iterable[int] = (3, 4, 5), misere: bool = False, human: int = 0):
+    def __init__(self, piles: Iterable[int] = (3, 4, 5), misere: bool = False, human: int = 0,
+                 computer=None, name: str = "computer", game: Nim | None = None):
         if human not in (0, 1) or isinstance(human, bool):
             raise ValueError(f"human must be 0 (move first) or 1 (move second), got {human!r}")
-        self.game = Nim(piles, misere)
+        self.game = game if game is not None else Nim(piles, misere)
         self.human = human
-        self.computer = PerfectPlayer()
-        self.values = solve(self.game)
+        self.computer = computer if computer is not None else PerfectPlayer()
+        self.name = name
+        self._values: Optional[dict] = None
         self.reset()
+
+    @property
+    def values(self) -> dict:
+        """Exact values of every position (computed on first use)."""
+        if self._values is None:
+            self._values = solve(self.game)
+        return self._values
 
     def reset(self) -> None:
         self.state: NimState = self.game.initial_state()
         self.history: list[tuple[str, int, int]] = []  # (who, pile from 1, sticks taken)
-        if self.human == 1:
+        if self.human == 1 and not self.over:
             self.computer_move()
 
     @property
@@ -141,7 +151,7 @@ class NimMatch:
     def winner(self) -> Optional[str]:
         if not self.over:
             return None
-        return "you" if self.game.utility(self.state, self.human) > 0 else "computer"
+        return "you" if self.game.utility(self.state, self.human) > 0 else self.name
 
     def move_values(self) -> Dict[tuple[int, int], float]:
         """{(pile from 1, take): value for the person} for every legal move now."""
@@ -180,7 +190,7 @@ class NimMatch:
     def computer_move(self) -> None:
         i, t = self.computer(self.game, self.state)
         self.state = self.game.play(self.state, (i, t))
-        self.history.append(("computer", i + 1, t))
+        self.history.append((self.name, i + 1, t))
 
 
 def draw_nim(match: NimMatch, ax=None):

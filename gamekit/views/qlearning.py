@@ -13,6 +13,7 @@ from matplotlib.colors import LinearSegmentedColormap
 from ..games.nim import Nim, NimState, is_p_position, parse_piles
 from ..qlearning import QLearner, TrainingResult
 from .colors import BLACK, BLUE, GREY, RED
+from .nim import NimMatch
 from .widgets import SnapshotWidget
 
 # negative values (the mover loses: a position to produce) red, positive blue, as everywhere in the course
@@ -104,7 +105,7 @@ def plot_q_values(learner: QLearner, state: NimState, ax=None, title: str = ""):
 
 # --- playing against the table --------------------------------------------------------------
 
-class QNimMatch:
+class QNimMatch(NimMatch):
     """The pure model behind `QNimPlay`: misère Nim between a person and a Q-learner's greedy moves.
 
     Piles are numbered from 1 for people (as in `NimPlay`); moves inside the game are (index, take).
@@ -113,60 +114,15 @@ class QNimMatch:
     def __init__(self, learner: QLearner, human: int = 0):
         if isinstance(human, bool) or human not in (0, 1):
             raise ValueError(f"human must be 0 (you start) or 1 (the AI starts), got {human!r}")
-        self.learner, self.game, self.human = learner, learner.game, human
-        self.reset()
-
-    def reset(self) -> None:
-        self.state: NimState = self.game.initial_state()
-        self.history: list[tuple[str, int, int]] = []  # (who, pile from 1, sticks taken)
-        if self.human == 1 and not self.over:
-            self.ai_move()
-
-    @property
-    def over(self) -> bool:
-        return self.game.is_terminal(self.state)
-
-    def winner(self) -> Optional[str]:
-        if not self.over:
-            return None
-        return "you" if self.game.utility(self.state, self.human) > 0 else "the AI"
+        self.learner = learner
+        super().__init__(human=human, computer=lambda game, state: learner.best_move(state),
+                         name="the AI", game=learner.game)
 
     def q_values(self) -> Dict[tuple[int, int], float]:
         """{(pile from 1, take): Q-value for the player to move} for every legal move now."""
         if self.over:
             return {}
         return {(i + 1, t): q for (i, t), q in self.learner.q_values(self.state).items()}
-
-    def check_move(self, pile: Any, take: Any) -> str:
-        """'' when the person may take `take` sticks from pile `pile` now, else why not."""
-        k = len(self.state.piles)
-        if self.over:
-            return "The game is over: press 'New game' to play again."
-        if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= k:
-            return f"There is no pile {pile!r}: choose a pile from 1 to {k}."
-        size = self.state.piles[pile - 1]
-        if size == 0:
-            return f"Pile {pile} is empty: choose a pile that still has sticks."
-        if isinstance(take, bool) or not isinstance(take, int) or take < 1:
-            return f"Take at least 1 stick (got {take!r})."
-        if take > size:
-            return f"Pile {pile} has only {size} stick{'s' if size > 1 else ''}: you cannot take {take}."
-        return ""
-
-    def human_move(self, pile: int, take: int) -> None:
-        """The person's move, then the AI's reply; ValueError (and nothing changes) if not allowed."""
-        why = self.check_move(pile, take)
-        if why:
-            raise ValueError(why)
-        self.state = self.game.play(self.state, (pile - 1, take))
-        self.history.append(("you", pile, take))
-        if not self.over:
-            self.ai_move()
-
-    def ai_move(self) -> None:
-        i, t = self.learner.best_move(self.state)
-        self.state = self.game.play(self.state, (i, t))
-        self.history.append(("AI", i + 1, t))
 
 
 def train_for(piles: Iterable[int], episodes: int = 20_000, seed: int = 2026) -> QLearner:
