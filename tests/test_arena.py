@@ -197,3 +197,16 @@ def test_bad_input_is_refused_and_changes_nothing():
         arena.add_game("bad", object())
     with pytest.raises(KeyError, match="did not play"):
         GameTable("g", ["a"]).index("b")
+
+
+def test_course_arena_enters_each_agent_where_it_can_play():
+    from gamekit import course_arena
+
+    arena = course_arena(seed=1, mcts_budgets=(5,), depths=(1,), q_episodes=200)
+    entries = {g: set(e) for g, e in arena.entries.items()}
+    assert entries["subtraction 3,5,11"] >= {"random", "smart random", "mixed p=0.5", "perfect", "MCTS 5"}
+    assert "Q-learner" not in entries["subtraction 3,5,11"] and "h1 depth 1" not in entries["misère Nim 3,5,7"]
+    assert {"h1 depth 1", "Q-learner", "raw counts", "1 − P(lose)"} <= entries["TicTacToe"]
+    result = arena.run(2, seed=1, progress=False)
+    ttt = result["TicTacToe"]
+    assert ttt.totals("perfect")[2] == 0

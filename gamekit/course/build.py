@@ -74,7 +74,7 @@ SLIDE_WIDTH, SLIDE_HEIGHT = 1280, 720
 # (2) Style rules so that slides read well on a projector: no prompts, code wraps instead
 # of running off the slide, figures capped in height, headings not in capitals. (3) Our own
 # reveal.js start-up: slides start at the top (not centred), and a slide whose content is
-# taller than the slide is shrunk to fit (down to 60 %), beyond that it scrolls.
+# taller than the slide is shrunk to fit (down to 75 %), beyond that it scrolls.
 _NO_MERMAID = "{% block html_head_js_mermaidjs %}{% endblock html_head_js_mermaidjs %}"
 _SLIDE_CSS = """
 <style type="text/css">
@@ -108,7 +108,7 @@ require({waitSeconds: 60},
       section.classList.remove("gamekit-scroll");
       var tall = section.scrollHeight;
       if (tall <= height) return;
-      var zoom = Math.max(0.6, height / tall);
+      var zoom = Math.max(0.75, height / tall);
       section.style.zoom = zoom;
       if (tall * zoom > height) section.classList.add("gamekit-scroll");
     }
@@ -306,12 +306,83 @@ def _prepare_offline(paths: BuildPaths, outdir: Path, offline: bool | None) -> b
     return False
 
 
+# Splitting slides that would not fit. Authors group cells into slides by hand; a slide with
+# several code cells and figures can end up far taller than the screen. Before export, the
+# build estimates each cell's rendered height and starts a new sub-slide where a slide would
+# exceed SLIDE_BUDGET pixels (the start-up script shrinks what is a little too tall).
+SLIDE_BUDGET = 860
+_CHARS_PER_LINE = 105
+
+
+def _text_height(text: str, line_px: int, chars: int = _CHARS_PER_LINE) -> int:
+    return sum(max(1, -(-len(line) // chars)) for line in text.splitlines() or [""]) * line_px
+
+
+def _png_height(data: str) -> int:
+    import base64
+    import struct
+
+    head = base64.b64decode(data[:64])
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return 300
+    width, height = struct.unpack(">II", head[16:24])
+    shown = height * min(1.0, (SLIDE_WIDTH - 80) / max(width, 1))
+    return int(min(shown, 460))
+
+
+def _output_height(out) -> int:
+    if out.get("output_type") == "stream":
+        return _text_height(out.get("text", ""), 20)
+    data = out.get("data", {})
+    if "application/vnd.jupyter.widget-view+json" in data:
+        return 380
+    if "image/png" in data:
+        return _png_height(data["image/png"]) + 10
+    if "text/html" in data:
+        html = data["text/html"]
+        rows = html.count("<tr")
+        return 40 + 27 * rows if rows else 20 + 19 * html.count("\n")
+    return _text_height(str(data.get("text/plain", "")), 20)
+
+
+def cell_height(cell) -> int:
+    """A rough estimate of a cell's height on a slide, in pixels of the 1280 x 720 slide."""
+    if cell.cell_type == "markdown":
+        total = 0
+        for line in cell.source.splitlines():
+            total += 56 if line.startswith("#") else 28 if line.startswith("|") else _text_height(line, 27)
+        return total + 16
+    if cell.cell_type != "code":
+        return 0
+    return 24 + _text_height(cell.source, 21) + sum(_output_height(o) for o in cell.get("outputs", []))
+
+
+def split_long_slides(nb: nbformat.NotebookNode, budget: int = SLIDE_BUDGET) -> nbformat.NotebookNode:
+    """A copy of `nb` in which a cell that would push its slide past `budget` starts a sub-slide."""
+    out = copy.deepcopy(nb)
+    used = 0
+    for cell in out.cells:
+        show = cell.metadata.setdefault("slideshow", {})
+        kind = show.get("slide_type", "-")
+        if kind in ("skip", "notes"):
+            continue
+        height = cell_height(cell)
+        if kind in ("slide", "subslide"):
+            used = height
+        elif used and used + height > budget:
+            show["slide_type"] = "subslide"
+            used = height
+        else:
+            used += height
+    return out
+
+
 def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     """An executed notebook as reveal.js slides (HTML text) whose assets live in `lib/`."""
     from nbconvert import SlidesExporter
 
     exporter = SlidesExporter(raw_template=SLIDES_TEMPLATE, **asset_config(local))
-    body, _ = exporter.from_notebook_node(nb)
+    body, _ = exporter.from_notebook_node(split_long_slides(nb))
     return body
 
 
