@@ -156,6 +156,7 @@ def test_offline_html_of_sample(executed_sample, offline_paths):
     html = out.read_text(encoding="utf-8")
     assert build.remote_resources(html) == []
     assert "data:image/png;base64" in html and "https://nbconvert.readthedocs.io/" in html
+    assert html.count('<details class="gamekit-solution"') == 2, "each solution folded away once"
     assert (out.parent / "lib/require.js").is_file()
 
 
@@ -203,3 +204,26 @@ def test_cli_slides_and_html_of_one_notebook(tmp_path, offline_paths):
 def test_cli_rejects_an_unknown_notebook(tmp_path):
     done = _cli("--out", tmp_path, "handouts", "42")
     assert done.returncode == 2 and "no notebook '42'" in done.stderr
+
+
+def test_split_long_slides_starts_a_subslide_where_a_slide_would_overflow(executed_sample):
+    nb = executed_sample
+    figure = next(c for c in nb.cells if any("image/png" in o.get("data", {}) for o in c.get("outputs", [])))
+    long = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## Many figures", metadata={
+        "slideshow": {"slide_type": "slide"}})] + [nbformat.v4.new_code_cell(figure.source, metadata={
+            "slideshow": {"slide_type": "-"}}, outputs=figure.outputs) for _ in range(6)])
+    heights = [build.cell_height(c) for c in long.cells]
+    split = build.split_long_slides(long)
+    kinds = [c.metadata["slideshow"]["slide_type"] for c in split.cells]
+    assert [c.metadata["slideshow"]["slide_type"] for c in long.cells].count("subslide") == 0, "input changed"
+    assert kinds[0] == "slide" and "subslide" in kinds
+    # every slide of the result fits the budget, or holds a single cell
+    used, count = 0, 0
+    for kind, height in zip(kinds, heights):
+        if kind in ("slide", "subslide"):
+            used, count = height, 1
+        else:
+            used, count = used + height, count + 1
+        assert used <= build.SLIDE_BUDGET or count == 1
+    # a notebook whose slides fit is left alone
+    assert build.split_long_slides(nb).cells == nb.cells

@@ -49,3 +49,31 @@ def test_environment_yml_lists_the_same_packages_as_pyproject():
     conda.discard("python")
     conda.discard("pip")
     assert conda == wanted, f"only in environment.yml: {conda - wanted}; only in pyproject: {wanted - conda}"
+
+
+def _readme_commands(title: str) -> list[str]:
+    """The steps (split at &&) of the bash block under the bold `title` in README's Set up section."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"\*\*" + re.escape(title) + r"\*\*.*?```bash\n(.*?)```", setup, re.S)
+    assert block, f"README's Set up section has no bash block under **{title}**"
+    return [step.strip() for step in block.group(1).strip().split("&&")]
+
+
+def test_readme_install_and_test_commands_are_what_ci_runs():
+    steps = _readme_commands("Run the tests")
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    install = [s for s in steps if " install " in s]
+    tests = [s for s in steps if "pytest" in s]
+    assert install and tests, f"README's test block lacks an install or a pytest step: {steps}"
+    for step in install + tests:
+        command = step.replace(".venv/bin/", "")  # CI activates its venv instead
+        assert command in ci_lines, f"README says `{step}` but .ci/run has no line `{command}`"
+    assert any(s.startswith("python3 -m venv") for s in steps)
+
+
+def test_readme_documents_the_course_build_commands():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in ("slides", "handouts", "html", "assets"):
+        assert f"python -m gamekit.course {command}" in readme
+    assert "environment.yml" in readme and not (ROOT / "binder").exists()

@@ -21,7 +21,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--out", type=Path, default=Path("_build"), help="build folder (default: _build)")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("assets", help="install reveal.js, MathJax, RequireJS, jQuery and the widget renderer from npm")
+    sub.add_parser("assets", help="install reveal.js, MathJax, RequireJS, jQuery and the widget renderer "
+                                  "from npm (once; delete _build/assets to reinstall)")
     for name, text in [("slides", "execute notebooks and export offline reveal.js slides"),
                        ("handouts", "student copies: solutions stubbed, outputs cleared"),
                        ("html", "execute notebooks and export one HTML page each")]:
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.command == "assets":
-            if not build.install_assets(paths, force=True):
+            if not build.install_assets(paths):
                 return 1
             print(f"assets installed in {paths.assets}")
             return 0

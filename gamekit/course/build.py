@@ -8,6 +8,9 @@ Three products, each from the notebooks in `notebooks/`, each written below `_bu
   registry, installed once into `_build/assets/`, and a copy of the few files needed goes
   next to the slides (`_build/slides/lib/`). The HTML references them by relative paths, so
   the folder works from a USB stick (file://) or a loopback server with no network at all.
+  (Font Awesome, which nbconvert also offers, is used by none of our templates; the widget
+  renderer brings its own icon fonts.) A slide whose cells would not fit the screen is
+  split into sub-slides, and what is still a little too tall is shrunk to fit.
 - handouts (`_build/handouts/NN-title.ipynb`): every solution cell replaced by a stub,
   outputs cleared, everything else unchanged.
 - html (`_build/html/NN-title.html`): the executed notebook as one page to read without
@@ -127,7 +130,20 @@ require({waitSeconds: 60},
 SLIDES_TEMPLATE = ("{%- extends 'index.html.j2' -%}" + _NO_MERMAID
                    + "{% block html_head_css %}{{ super() }}" + _SLIDE_CSS + "{% endblock html_head_css %}"
                    + _SLIDES_JS)
-HTML_TEMPLATE = "{%- extends 'index.html.j2' -%}" + _NO_MERMAID
+# In the HTML page to read, solutions are folded away (click to open), as in JupyterLab.
+_FOLDED_SOLUTIONS = """
+{% block any_cell scoped %}
+{%- if cell.cell_type == 'code' and 'solution' in cell.metadata.get('tags', []) -%}
+<details class="gamekit-solution" style="margin: 0.5em 0 0.5em 7em"><summary style="cursor: pointer; font-family: var(--jp-ui-font-family, sans-serif)">Solution
+(click to open)</summary>
+{{ super() }}
+</details>
+{%- else -%}
+{{ super() }}
+{%- endif -%}
+{% endblock any_cell %}
+"""
+HTML_TEMPLATE = "{%- extends 'index.html.j2' -%}" + _NO_MERMAID + _FOLDED_SOLUTIONS
 
 HANDOUT_STUB = "# Your solution here"
 
@@ -203,10 +219,14 @@ def install_assets(paths: BuildPaths | None = None, force: bool = False) -> bool
         {"name": "gamekit-course-assets", "private": True, "description": "built by python -m gamekit.course assets",
          "dependencies": ASSET_PACKAGES}, indent=2), encoding="utf-8")
     cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
-    done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+    try:
+        done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RuntimeError("npm install did not finish in 10 minutes (is the npm registry reachable?)") from None
     if done.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise RuntimeError(f"npm install failed in {tmp}:\n{done.stderr[-2000:]}")
+        raise RuntimeError(f"npm install of {', '.join(ASSET_PACKAGES)} failed:\n{done.stderr[-2000:]}")
     if paths.assets.exists():
         if assets_installed(paths) and not force:  # someone else finished first
             shutil.rmtree(tmp, ignore_errors=True)
@@ -250,7 +270,7 @@ def copy_lib(paths: BuildPaths, target: Path) -> Path:
 def asset_config(local: bool, prefix: str = "lib") -> dict:
     """nbconvert exporter settings: every script and style sheet from `prefix/` (or the CDN)."""
     common = {"reveal_theme": THEME, "reveal_width": str(SLIDE_WIDTH), "reveal_height": str(SLIDE_HEIGHT),
-              "reveal_scroll": True, "reveal_number": "c/t"}
+              "reveal_number": "c/t"}
     if not local:
         return common
     return {

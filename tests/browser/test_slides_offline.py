@@ -1,4 +1,4 @@
-"""The teacher's way in: built slides work in Chromium with the network cut off.
+"""The teacher's way in: built slides (and the HTML page) work in Chromium with the network cut off.
 
 The slides of notebook 01 (or, before it exists, of a small sample notebook) are built with
 the course build (executed, widget state kept, reveal.js and friends from npm, copied into
@@ -40,9 +40,10 @@ def slides(tmp_path_factory):
         warnings.simplefilter("ignore", RuntimeWarning)
         if not build.install_assets(paths):
             pytest.skip("npm is not installed, so offline slides cannot be built (they would use CDNs)")
-    [out] = build.build_slides(chosen, paths)
-    # Keep a copy of the whole folder as a test artifact (open it from file:// to look at it).
+    [out, page] = build.build_slides(chosen, paths, html=True)
+    # Keep a copy of the built folders as test artifacts (open them from file:// to look at them).
     shutil.copytree(out.parent, bs.artifacts() / "slides", dirs_exist_ok=True)
+    shutil.copytree(page.parent, bs.artifacts() / "html", dirs_exist_ok=True)
     return out
 
 
@@ -86,6 +87,39 @@ def test_slides_work_offline(browser, slides):
     assert page.locator(widget).first.is_visible()
     page.screenshot(path=str(bs.artifacts() / "slides-widget.png"))
 
+    # The speaker view (key S) opens offline and shows the notes of a slide that has some.
+    page.evaluate(SHOW, "aside.notes")
+    page.wait_for_timeout(800)
+    with context.expect_page(timeout=15_000) as opened:
+        page.keyboard.press("s")
+    speaker = opened.value
+    notes = speaker.locator(".speaker-controls-notes")
+    notes.wait_for(timeout=15_000)
+    speaker.wait_for_function("() => document.querySelector('.speaker-controls-notes').innerText.length > 20")
+    speaker.wait_for_timeout(1500)
+    speaker.screenshot(path=str(bs.artifacts() / "slides-speaker-view.png"))
+
     assert log.blocked == [], f"the slides tried to reach the network: {log.blocked}"
     assert log.errors == [], f"the slides logged errors: {log.errors}"
+    context.close()
+
+
+def test_html_page_works_offline(browser, slides):
+    page_file = slides.parent.parent / "html" / slides.name.replace(".slides.html", ".html")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log = bs.PageLog(page)
+    page.goto(page_file.as_uri())
+    page.wait_for_selector(".jupyter-widgets .lm-Widget", state="attached", timeout=30_000)
+    images = page.locator(".jp-OutputArea-output img[src^='data:image/png']")
+    assert images.count() >= 1 and images.first.evaluate("i => i.complete && i.naturalWidth > 0")
+    page.screenshot(path=str(bs.artifacts() / "html-top.png"))
+    solution = page.locator("details.gamekit-solution").first
+    assert solution.count() == 1 and not solution.evaluate("d => d.open"), "solutions should start folded"
+    solution.locator("summary").click()
+    assert solution.evaluate("d => d.open")
+    solution.scroll_into_view_if_needed()
+    page.screenshot(path=str(bs.artifacts() / "html-solution-open.png"))
+    assert log.blocked == [], f"the page tried to reach the network: {log.blocked}"
+    assert log.errors == [], f"the page logged errors: {log.errors}"
     context.close()
