@@ -26,9 +26,18 @@ from typing import Any, Callable, Dict, List, Mapping, Sequence
 
 import numpy as np
 
-from .match import tournament
-from .players import player_name
+from .games.generalized_nim import GeneralizedNim
+from .games.nim import Nim
+from .games.subtraction import SubtractionGame
+from .games.tictactoe import TicTacToe
+from .match import random_start, tournament
+from .mcts import MCTSPlayer
+from .mcts_fast import FastTicTacToePlayer
+from .players import (LossAversePlayer, MixedPlayer, PerfectPlayer, RandomPlayer, RawCountPlayer,
+                      SmartRandomPlayer, player_name)
 from .protocol import Game, Move, State, check_game
+from .qlearning import QLearner
+from .search import SearchPlayer, h1_scaled
 
 Factory = Callable[[int], Callable[[Game, State], Move]]
 FORMAT = "gamekit.arena"
@@ -302,11 +311,14 @@ class Arena:
     def run(self, games_per_pair: int = 20, seed: int | None = None, progress: bool = True) -> ArenaResult:
         """Play every pairing `games_per_pair` times (seats alternate) and collect the results.
 
+        `games_per_pair` is even, so each agent of a pairing moves first in exactly half its games.
         Every pairing gets its own seeds derived from `seed`, so the same seed gives the same
         results whatever else is entered.
         """
-        if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 2:
-            raise ValueError(f"games_per_pair must be a whole number >= 2 (both seats), got {games_per_pair!r}")
+        if (isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 2
+                or games_per_pair % 2):
+            raise ValueError(f"games_per_pair must be an even whole number >= 2 (each agent moves first in "
+                             f"half the games), got {games_per_pair!r}")
         if seed is not None and not _is_count(seed):
             raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
         tables = {g: GameTable(g, list(entered)) for g, entered in self.entries.items()}
@@ -349,16 +361,10 @@ def fit_bradley_terry(table: GameTable, prior: float = 1.0, tol: float = 1e-10,
                       max_iter: int = 10_000) -> Dict[str, float]:
     """Bradley–Terry strengths p_i (geometric mean 1) fitted by maximum likelihood.
 
-    The model: agent i beats agent j with probability p_i / (p_i + p_j). A draw counts as half a
-    win for each side. The likelihood is maximised by Hunter's (2004) MM iteration
-
-        p_i  <-  W_i / sum_j  n_ij / (p_i + p_j)
-
-    (W_i: i's wins plus half its draws, n_ij: games between i and j), which raises the
-    likelihood at every step and converges to the maximum when it exists. It does not exist when
-    an agent never loses (its p would grow without bound) or never wins; so every agent also
-    plays `prior` virtual games against a virtual agent of strength 1, drawn. That is a mild
-    prior pulling ratings towards the middle; set prior=0 for the pure maximum likelihood.
+    The model: agent i beats agent j with probability p_i / (p_i + p_j); a draw counts as half a
+    win for each side. The maximum does not exist when an agent never loses (its p would grow
+    without bound) or never wins; so every agent also plays `prior` virtual games, drawn, against
+    a virtual agent of strength 1: a mild pull towards the middle. prior=0: pure maximum likelihood.
     """
     if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not prior >= 0 or math.isinf(prior):
         raise ValueError(f"prior must be a finite number >= 0, got {prior!r}")
@@ -370,16 +376,25 @@ def fit_bradley_terry(table: GameTable, prior: float = 1.0, tol: float = 1e-10,
     if prior == 0 and (np.any(W == 0) or np.any(W == N.sum(axis=1))):
         raise ValueError("without a prior every agent must have won and lost (or drawn) at least once; "
                          "use prior > 0")
-    p = np.ones(n)
+    return dict(zip(table.agents, _mm_strengths(W, N, prior, tol, max_iter).tolist()))
+
+
+def _mm_strengths(W: np.ndarray, N: np.ndarray, prior: float, tol: float, max_iter: int) -> np.ndarray:
+    """Hunter's (2004) MM iteration for Bradley–Terry: W[i] = points of i, N[i, j] = games i vs j.
+
+        p_i  <-  W_i / sum_j  N_ij / (p_i + p_j)      (+ the prior's games against strength 1)
+
+    Every step raises the likelihood; it converges to the maximum when that exists.
+    """
+    p = np.ones(len(W))
     for _ in range(max_iter):
         denom = (N / (p[:, None] + p[None, :])).sum(axis=1) + prior / (p + 1.0)
         new = W / denom
-        new /= math.exp(np.log(new).mean())
+        new /= math.exp(np.log(new).mean())          # fix the scale: geometric mean 1
         if np.max(np.abs(np.log(new) - np.log(p))) < tol:
-            p = new
-            break
+            return new
         p = new
-    return dict(zip(table.agents, p.tolist()))
+    return p
 
 
 def fit_elo(table: GameTable, prior: float = 1.0, anchor: str | None = None) -> Dict[str, float]:
@@ -407,12 +422,6 @@ def expected_score(r_a: float, r_b: float) -> float:
 
 def course_games() -> Dict[str, Any]:
     """The four games of the course's arena, with the subtraction game's random start 20..50."""
-    from .games.generalized_nim import GeneralizedNim
-    from .games.nim import Nim
-    from .games.subtraction import SubtractionGame
-    from .games.tictactoe import TicTacToe
-    from .match import random_start
-
     return {
         "subtraction 3,5,11": (SubtractionGame(start=50, moves=(3, 5, 11)), random_start(20, 50)),
         "TicTacToe": TicTacToe(),
@@ -423,24 +432,12 @@ def course_games() -> Dict[str, Any]:
 
 def course_arena(seed: int = 2026, mcts_budgets: Sequence[int] = (30, 100, 300), depths: Sequence[int] = (1, 2, 4),
                  q_episodes: int = 20_000) -> Arena:
-    """Every agent of the course entered in every game it can play.
+    """Every agent of the course entered in every game it can play (`course_games`).
 
-    random (all games); the subtraction strategies smart-random and mixed p = 0.5 (subtraction
-    game); raw counts and 1 − P(lose) (all games: their counts work on any game); alpha-beta to
-    `depths` with the heuristic h1 (TicTacToe: h1 is a TicTacToe heuristic); the perfect player
-    (all); MCTS with each of `mcts_budgets` iterations per move (all; the fast version on
-    TicTacToe); and a Q-learner trained by self-play for `q_episodes` games on each game whose
-    start is fixed (not the subtraction game: its random starts are not in one table).
+    The subtraction strategies play only the subtraction game, h1 is a TicTacToe heuristic, MCTS
+    uses the fast bitboard version on TicTacToe, and the Q-learner plays where it has a table.
     """
-    from .mcts import MCTSPlayer
-    from .mcts_fast import FastTicTacToePlayer
-    from .players import (LossAversePlayer, MixedPlayer, PerfectPlayer, RandomPlayer, RawCountPlayer,
-                          SmartRandomPlayer)
-    from .qlearning import QLearner
-    from .search import SearchPlayer, h1_scaled
-
-    games = course_games()
-    arena = Arena(games=games)
+    arena = Arena(games=course_games())
     sub, ttt = "subtraction 3,5,11", "TicTacToe"
     arena.enter("random", lambda s: RandomPlayer(seed=s))
     arena.enter("smart random", lambda s: SmartRandomPlayer(seed=s), games=[sub])
@@ -452,29 +449,43 @@ def course_arena(seed: int = 2026, mcts_budgets: Sequence[int] = (30, 100, 300),
     arena.enter("perfect", lambda s: PerfectPlayer())
     for b in mcts_budgets:
         arena.enter(f"MCTS {b}", {g: (lambda s, b=b: FastTicTacToePlayer(b, seed=s)) if g == ttt
-                                  else (lambda s, b=b: MCTSPlayer(b, seed=s)) for g in games})
-    learners = {}
-    for k, g in enumerate(name for name in games if name != sub):
-        learner = QLearner(games[g], seed=seed + k)
-        learner.train(q_episodes, progress=False)
-        learners[g] = lambda s, q=learner: q.player()
-    arena.enter("Q-learner", learners)
+                                  else (lambda s, b=b: MCTSPlayer(b, seed=s)) for g in arena.games})
+    arena.enter("Q-learner", _q_learner_factories(arena, seed, q_episodes))
     return arena
+
+
+def _q_learner_factories(arena: Arena, seed: int, episodes: int) -> Dict[str, Factory]:
+    """A Q-learner trained by self-play for `episodes` games on each of the arena's games whose
+    start is fixed (a random start, like the subtraction game's, is not one table)."""
+    factories = {}
+    fixed = [name for name, (game, start) in arena.games.items() if start is None]
+    for k, name in enumerate(fixed):
+        learner = QLearner(arena.games[name][0], seed=seed + k)
+        learner.train(episodes, progress=False)
+        factories[name] = lambda s, q=learner: q.player()
+    return factories
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Command line: run the course's arena and save the results as JSON, e.g.
 
-        python -m gamekit.arena --games-per-pair 20 --seed 2026 --out data/arena_small.json
+        python scripts/make_arena.py --games-per-pair 20 --seed 2026 --out data/arena_small.json
+
+    (Use the script: `python -m gamekit.arena` also works, but Python warns there, because
+    `import gamekit` has already imported this module before runpy runs it as __main__.)
     """
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m gamekit.arena", description=main.__doc__,
+    ap = argparse.ArgumentParser(prog="python scripts/make_arena.py", description=main.__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games-per-pair", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--games-per-pair", type=int, default=20, help="games per pairing: even, both seats (>= 2)")
+    ap.add_argument("--seed", type=int, default=2026, help="seeds the agents, the starts and the Q-learners")
     ap.add_argument("--out", help="JSON file to write (default: print the tables only)")
     args = ap.parse_args(argv)
+    if args.games_per_pair < 2 or args.games_per_pair % 2:
+        ap.error(f"--games-per-pair must be even and >= 2 (both seats equally often), got {args.games_per_pair}")
+    if args.seed < 0:
+        ap.error(f"--seed must be >= 0, got {args.seed}")
     result = course_arena(args.seed).run(args.games_per_pair, seed=args.seed, progress=True)
     for name, table in result.tables.items():
         print(f"\n{name}\n{table.table()}")

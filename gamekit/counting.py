@@ -62,7 +62,8 @@ from dataclasses import dataclass, field  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from typing import Callable, NamedTuple, Optional  # noqa: E402
 
-from .protocol import Move  # noqa: E402
+from .players import player_name  # noqa: E402
+from .protocol import Move, check_player  # noqa: E402
 
 
 class OutcomeCounts(NamedTuple):
@@ -238,6 +239,16 @@ class ExhaustiveCheck:
     def can_lose(self) -> bool:
         return bool(self.losses)
 
+    def record(self, line: tuple, utility: float) -> None:
+        """Count one finished `line` with the checked player's `utility` (+1, 0 or -1)."""
+        self.lines += 1
+        if utility > 0:
+            self.wins += 1
+        elif utility < 0:
+            self.losses.append(line)
+        else:
+            self.draws += 1
+
     def __str__(self) -> str:
         return (f"{self.player_name} in seat {self.seat}: {self.lines} lines against every opponent, "
                 f"{self.wins} won, {self.draws} drawn, {len(self.losses)} lost")
@@ -247,14 +258,9 @@ def against_every_opponent(game: Game, player: Callable[[Game, State], Move], se
                            state: State | None = None) -> ExhaustiveCheck:
     """Play a deterministic `player` in `seat` against every opponent strategy at once.
 
-    Where the player moves we follow its one choice; where the opponent moves we follow
-    every legal move. Each line that ends is one possible game, so if no line is lost,
-    no opponent whatsoever can beat the player — a proof, unlike a tournament against a
-    random opponent, which only samples some lines.
+    At the player's turns follow its one choice, at the opponent's turns every legal move.
+    If no line is lost, no opponent whatsoever can beat the player: a proof, not a sample.
     """
-    from .players import player_name
-    from .protocol import check_player
-
     check_game(game)
     seat = check_player(seat)
     root = game.initial_state() if state is None else state
@@ -263,18 +269,10 @@ def against_every_opponent(game: Game, player: Callable[[Game, State], Move], se
     while stack:
         s, line = stack.pop()
         if game.is_terminal(s):
-            result.lines += 1
-            u = game.utility(s, seat)
-            if u > 0:
-                result.wins += 1
-            elif u < 0:
-                result.losses.append(line)
-            else:
-                result.draws += 1
+            result.record(line, game.utility(s, seat))
             continue
         moves = [player(game, s)] if game.to_move(s) == seat else list(game.legal_moves(s))
-        for m in reversed(moves):
-            stack.append((game.play(s, m), line + (m,)))
+        stack.extend((game.play(s, m), line + (m,)) for m in reversed(moves))  # first move on top
     return result
 
 

@@ -123,12 +123,9 @@ class MCTS:
     def __init__(self, game: Game, c: float = math.sqrt(2), rollout: RolloutPolicy = random_rollout,
                  seed: int | None = None):
         check_game(game)
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0 or math.isinf(c):
-            raise ValueError(f"c must be a finite number >= 0, got {c!r}")
-        if not callable(rollout):
-            raise TypeError(f"rollout must be a function (game, state, rng) -> move, got {rollout!r}")
+        self.c = check_exploration(c)
+        check_rollout(rollout)
         self.game = game
-        self.c = float(c)
         self.rollout_policy = rollout
         self.rng = random.Random(seed)
         self.root: Optional[Node] = None
@@ -270,6 +267,19 @@ def winner_of(game: Game, state: State) -> Optional[int]:
     return 0 if u0 > u1 else 1
 
 
+def check_exploration(c: Any) -> float:
+    """Validate an exploration constant: a finite number >= 0; returned as a float."""
+    if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0 or math.isinf(c):
+        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    return float(c)
+
+
+def check_rollout(rollout: Any) -> None:
+    """Validate a rollout policy: anything callable as rollout(game, state, rng) -> move."""
+    if not callable(rollout):
+        raise TypeError(f"rollout must be a function (game, state, rng) -> move, got {rollout!r}")
+
+
 def check_budget(iterations: Any, seconds: Any) -> tuple:
     """Validate a search budget: exactly one of a positive iteration count or seconds."""
     if (iterations is None) == (seconds is None):
@@ -292,8 +302,9 @@ class MCTSPlayer:
     def __init__(self, iterations: int = 1000, c: float = math.sqrt(2), rollout: RolloutPolicy = random_rollout,
                  seed: int | None = None, name: str | None = None):
         check_budget(iterations, None)
+        check_rollout(rollout)
         self.iterations = iterations
-        self.c = c
+        self.c = check_exploration(c)
         self.rollout = rollout
         self.rng = random.Random(seed)
         self.name = name or f"MCTS({iterations})"

@@ -20,7 +20,7 @@ import random
 import time
 from typing import List
 
-from .mcts import check_budget
+from .mcts import check_budget, check_exploration
 from .games.tictactoe import EMPTY, LINES, O, X
 
 _LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
@@ -52,9 +52,7 @@ class FastTicTacToeMCTS:
     """
 
     def __init__(self, c: float = math.sqrt(2), seed: int | None = None):
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0 or math.isinf(c):
-            raise ValueError(f"c must be a finite number >= 0, got {c!r}")
-        self.c = float(c)
+        self.c = check_exploration(c)
         self.rng = random.Random(seed)
         self.simulations = 0
         self._logs = [-math.inf]

@@ -452,33 +452,43 @@ class QPlayer:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: train a table by self-play and save it as JSON, e.g.
+    """Command line: train a Q-table for Nim by self-play and save it as JSON, e.g.
 
-        python -m gamekit.qlearning --piles 3 5 7 --misere --out data/qtable_misere_357.json
+        python scripts/make_qtable.py --piles 3 5 7 --misere --out data/qtable_misere_357.json
+
+    The run is deterministic: the same command writes the same file. (Use the script: `python -m
+    gamekit.qlearning` also works, but Python warns there, because `import gamekit` has already
+    imported this module before runpy runs it as __main__.)
     """
     import argparse
 
     from .games.nim import Nim
 
-    ap = argparse.ArgumentParser(prog="python -m gamekit.qlearning", description=main.__doc__)
-    ap.add_argument("--piles", type=int, nargs="+", default=[3, 5, 7])
+    ap = argparse.ArgumentParser(prog="python scripts/make_qtable.py", description=main.__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--piles", type=int, nargs="+", default=[3, 5, 7], help="pile sizes, whole numbers >= 0")
     ap.add_argument("--misere", action="store_true", help="whoever takes the last stick loses")
-    ap.add_argument("--episodes", type=int, default=20_000)
+    ap.add_argument("--episodes", type=int, default=20_000, help="self-play games (>= 0)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--target", choices=TARGETS, default="negamax")
     ap.add_argument("--encoding", choices=["plain", "sorted"], default="plain")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, help="JSON file to write")
     args = ap.parse_args(argv)
-    game = Nim(args.piles, misere=args.misere)
-    if args.target == "seed":
-        learner = seed_learner(game, seed=args.seed, encoding=args.encoding)
-    else:
-        learner = QLearner(game, seed=args.seed, target=args.target, encoding=args.encoding)
+    try:  # refuse bad arguments before any work, with the library's own message
+        game = Nim(args.piles, misere=args.misere)
+        if args.target == "seed":
+            learner = seed_learner(game, seed=args.seed, encoding=args.encoding)
+        else:
+            learner = QLearner(game, seed=args.seed, target=args.target, encoding=args.encoding)
+        if args.episodes < 0:
+            raise ValueError(f"--episodes must be a whole number >= 0, got {args.episodes}")
+    except (TypeError, ValueError) as err:
+        ap.error(str(err))
     result = learner.train(args.episodes, progress=False)
     learner.save(args.out)
-    score = WinningPositions(game).score(learner)
-    print(f"{learner!r}: {result.seconds:.2f} s; greedy move wins in {score} of "
-          f"{len(WinningPositions(game))} winning positions; saved to {args.out}")
+    wp = WinningPositions(game)
+    print(f"{learner!r}: {result.seconds:.2f} s; greedy move wins in {wp.score(learner)} of "
+          f"{len(wp)} winning positions; saved to {args.out}")
 
 
 if __name__ == "__main__":

@@ -142,13 +142,8 @@ def minimax(game: Game, state: State | None = None, depth: int | None = None,
 
     def value(s: State, d: int | None) -> tuple[float, tuple]:
         c.nodes += 1
-        if game.is_terminal(s):
-            c.leaves += 1
-            return game.utility(s, 0), ()
-        if d == 0:
-            c.leaves += 1
-            c.horizon += 1
-            return _checked_eval(evaluate, game, s), ()
+        if game.is_terminal(s) or d == 0:
+            return _leaf_value(game, s, evaluate, c), ()
         maximise = game.to_move(s) == 0
         best, best_pv = None, ()
         for m in _moves(game, s):
@@ -159,6 +154,16 @@ def minimax(game: Game, state: State | None = None, depth: int | None = None,
 
     v, pv = value(s0, depth)
     return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, horizon=c.horizon, depth=depth)
+
+
+def _leaf_value(game: Game, s: State, evaluate: Evaluate | None, c: _Counts) -> float:
+    """Where the search stops: the utility at the end of the game, else (at the depth limit)
+    the heuristic estimate. Both count as leaves; estimates also count as the horizon."""
+    c.leaves += 1
+    if game.is_terminal(s):
+        return game.utility(s, 0)
+    c.horizon += 1
+    return _checked_eval(evaluate, game, s)
 
 
 def _moves(game: Game, s: State) -> Sequence[Move]:
@@ -240,60 +245,62 @@ def alphabeta(game: Game, state: State | None = None, depth: int | None = None,
 
 
 def _alphabeta(game, s0, depth, alpha, beta, evaluate, order, table, c):
-    is_terminal, utility, to_move, play = game.is_terminal, game.utility, game.to_move, game.play
+    """The recursive search behind `alphabeta` (fail-soft; counts go into `c`)."""
     entries = None if table is None else table.entries
 
     def search(s: State, d: int | None, a: float, b: float) -> tuple[float, tuple]:
         c.nodes += 1
-        if is_terminal(s):
-            c.leaves += 1
-            return utility(s, 0), ()
-        if d == 0:
-            c.leaves += 1
-            c.horizon += 1
-            return _checked_eval(evaluate, game, s), ()
-        dd = INF if d is None else d
-        hint = None
-        if entries is not None:
-            e = entries.get(s)
-            if e is not None:
-                hint = e.move
-                if e.depth == dd:
-                    if e.flag == EXACT or (e.flag == LOWER and e.value >= b) or (e.flag == UPPER and e.value <= a):
-                        c.hits += 1
-                        return e.value, e.pv
-                    if e.flag == LOWER:
-                        a = max(a, e.value)
-                    else:
-                        b = min(b, e.value)
-        moves = _ordered(game, s, order, hint)
-        a_in, b_in = a, b
-        maximise = to_move(s) == 0
+        if game.is_terminal(s) or d == 0:
+            return _leaf_value(game, s, evaluate, c), ()
+        stored, hint, a, b = _probe(entries, s, d, a, b, c)
+        if stored is not None:
+            return stored
+        a_in, b_in, maximise = a, b, game.to_move(s) == 0
         best, best_pv = (-INF if maximise else INF), ()
-        nxt = None if d is None else d - 1
-        last = len(moves) - 1
+        moves = _ordered(game, s, order, hint)
         for i, m in enumerate(moves):
-            v, pv = search(play(s, m), nxt, a, b)
-            if maximise:
-                if v > best:
-                    best, best_pv = v, (m,) + pv
-                    if best > a:
-                        a = best
-            elif v < best:
-                best, best_pv = v, (m,) + pv
-                if best < b:
-                    b = best
-            if a >= b:
-                c.cutoffs += i < last  # a cutoff = moves left unexamined
+            v, pv = search(game.play(s, m), None if d is None else d - 1, a, b)
+            if maximise and v > best:  # a better move for MAX raises alpha ...
+                best, best_pv, a = v, (m,) + pv, max(a, v)
+            elif not maximise and v < best:  # ... a better move for MIN lowers beta
+                best, best_pv, b = v, (m,) + pv, min(b, v)
+            if a >= b:  # the window closed: the remaining moves cannot matter above
+                c.cutoffs += i < len(moves) - 1  # count it only if moves were left unexamined
                 break
-        if not best_pv:  # every move was worth +-inf: keep the first as the move
-            best_pv = (moves[0],)
-        if entries is not None:
-            flag = UPPER if best <= a_in else LOWER if best >= b_in else EXACT
-            entries[s] = Entry(dd, best, flag, best_pv[0], best_pv)
+        best_pv = best_pv or (moves[0],)  # every move worth +-inf: keep the first as the move
+        _store(entries, s, d, best, best_pv, a_in, b_in)
         return best, best_pv
 
     return search(s0, depth, alpha, beta)
+
+
+def _probe(entries, s, d, a, b, c):
+    """Look `s` up in the table: (stored (value, pv) or None, the move to try first, alpha, beta).
+
+    An entry searched to the same remaining depth `d` answers at once if it is exact, or a
+    bound that already closes the window; otherwise its bound narrows the window. Its move is
+    tried first at any depth.
+    """
+    e = None if entries is None else entries.get(s)
+    if e is None:
+        return None, None, a, b
+    if e.depth == (INF if d is None else d):  # the table stores "to the end" as depth inf
+        if e.flag == EXACT or (e.flag == LOWER and e.value >= b) or (e.flag == UPPER and e.value <= a):
+            c.hits += 1
+            return (e.value, e.pv), e.move, a, b
+        if e.flag == LOWER:
+            a = max(a, e.value)
+        else:
+            b = min(b, e.value)
+    return None, e.move, a, b
+
+
+def _store(entries, s, d, best, best_pv, a_in, b_in):
+    """Remember the result of searching `s` with the window (a_in, b_in), flagged by what it
+    proves (fail-soft): <= a_in an upper bound, >= b_in a lower bound, else exact."""
+    if entries is not None:
+        flag = UPPER if best <= a_in else LOWER if best >= b_in else EXACT
+        entries[s] = Entry(INF if d is None else d, best, flag, best_pv[0], best_pv)
 
 
 def _ordered(game: Game, s: State, order: Order | None, hint: Move | None) -> Sequence[Move]:

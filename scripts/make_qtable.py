@@ -4,6 +4,8 @@
 
 Options: --episodes (default 20000), --seed (default 2026), --target negamax|naive|seed,
 --encoding plain|sorted. The run is deterministic: the same command writes the same file.
+(`python -m gamekit.qlearning` runs the same code, but Python warns there: `import gamekit` has
+already imported `gamekit.qlearning` before runpy executes it as `__main__`.)
 """
 from gamekit.qlearning import main
 

@@ -1,6 +1,9 @@
 """The arena: round robins over games, seats, bookkeeping, ratings, and saving results."""
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -73,6 +76,16 @@ def test_perfect_wins_every_blue_start_of_the_subtraction_game():
     t = arena.run(10, seed=3, progress=False)["sub"]
     p = t.index("perfect")
     assert t.first_wins[p][1 - p] == t.first[p][1 - p] == 5
+
+
+def test_a_pairing_does_not_depend_on_who_else_is_entered(result):
+    arena = Arena(games={"ttt": TicTacToe()})
+    arena.enter("random", lambda s: RandomPlayer(seed=s))
+    arena.enter("mcts", lambda s: MCTSPlayer(20, seed=s))
+    t, big = arena.run(GPP, seed=7, progress=False)["ttt"], result["ttt"]
+    i, j = big.index("random"), big.index("mcts")
+    assert (t.wins[0][1], t.draws[0][1], t.losses[0][1], t.first_wins[0][1]) == \
+           (big.wins[i][j], big.draws[i][j], big.losses[i][j], big.first_wins[i][j])
 
 
 def test_same_seed_same_results(result):
@@ -191,6 +204,8 @@ def test_bad_input_is_refused_and_changes_nothing():
     assert {g: dict(e) for g, e in arena.entries.items()} == before
     with pytest.raises(ValueError, match="games_per_pair"):
         arena.run(1)
+    with pytest.raises(ValueError, match="even"):
+        arena.run(5)                      # an odd count would give one agent the first move more often
     with pytest.raises(ValueError, match="seed"):
         arena.run(4, seed=-1)
     with pytest.raises(TypeError, match="not a Game"):
@@ -210,3 +225,94 @@ def test_course_arena_enters_each_agent_where_it_can_play():
     result = arena.run(2, seed=1, progress=False)
     ttt = result["TicTacToe"]
     assert ttt.totals("perfect")[2] == 0
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _documented_command() -> str:
+    """The regeneration command of data/arena_small.json, as data/README.md gives it."""
+    row = next(line for line in (ROOT / "data" / "README.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `arena_small.json`"))
+    return row.rstrip(" |").rsplit("| `", 1)[1].rstrip("`")
+
+
+def test_documented_regeneration_command_runs_without_warnings():
+    command = _documented_command()
+    assert command.startswith("python scripts/make_arena.py ") and "--out data/arena_small.json" in command
+    assert command.split("python ", 1)[1] in (ROOT / "README.md").read_text(encoding="utf-8")
+    # -W error: any warning on the way in (e.g. runpy's "found in sys.modules") would fail the run
+    run = subprocess.run([sys.executable, "-W", "error", "scripts/make_arena.py", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and "scripts/make_arena.py" in run.stdout and "--games-per-pair" in run.stdout
+
+
+@pytest.mark.parametrize("argv, message", [(["--games-per-pair", "1"], "games-per-pair"),
+                                           (["--games-per-pair", "7"], "even"),
+                                           (["--seed", "-3"], "seed")])
+def test_command_line_refuses_bad_arguments_before_any_work(argv, message, capsys):
+    from gamekit.arena import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_saved_arena_matches_its_command_and_the_current_line_up():
+    from gamekit import course_arena
+
+    saved = ArenaResult.load(ROOT / "data" / "arena_small.json")
+    command = _documented_command()
+    assert f"--games-per-pair {saved.games_per_pair} " in command and f"--seed {saved.seed} " in command
+    line_up = course_arena(q_episodes=10)        # the default line-up; the Q-tables do not matter here
+    assert {g: t.agents for g, t in saved.tables.items()} == {g: list(e) for g, e in line_up.entries.items()}
+    for t in saved.tables.values():
+        assert all(t.games(i, j) == saved.games_per_pair for i in range(len(t.agents))
+                   for j in range(len(t.agents)) if i != j)
+    assert saved["TicTacToe"].totals("perfect")[2] == 0
+
+
+def test_fit_of_an_empty_table_is_empty():
+    assert fit_bradley_terry(GameTable("g", [])) == {} and fit_elo(GameTable("g", [])) == {}
+
+
+def test_heat_map_shows_every_pairing_as_wins_draws_losses(result):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from gamekit.views.arena import draw_heat_map
+
+    t = result["ttt"]
+    fig = draw_heat_map(t)
+    ax = fig.axes[0]
+    n = len(t.agents)
+    labels = {(round(x.get_position()[1]), round(x.get_position()[0])): x.get_text() for x in ax.texts}
+    assert len(labels) == n * n
+    for i in range(n):
+        for j in range(n):
+            assert labels[i, j] == ("—" if i == j else f"{t.wins[i][j]}/{t.draws[i][j]}/{t.losses[i][j]}")
+    image = ax.images[0].get_array()
+    assert image.mask[0, 0] and image[0, 1] == pytest.approx(t.score()[0, 1])
+    assert [x.get_text() for x in ax.get_yticklabels()] == t.agents
+    plt.close(fig)
+
+
+def test_time_against_strength_labels_every_agent_without_overlaps():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from gamekit.views.arena import draw_time_vs_strength
+
+    agents = ["alpha-beta 4", "MCTS 300", "perfect", "1 − P(lose)", "random"]
+    t = _table(agents, [[0] * 5 for _ in range(5)])
+    t.seconds = [0.0015, 0.003, 0.0045, 0.012, 0.00001]  # a cluster of four, as in the course's TicTacToe run
+    ratings = {"alpha-beta 4": 518, "MCTS 300": 500, "perfect": 472, "1 − P(lose)": 521, "random": 0}
+    fig = draw_time_vs_strength(t, ratings)
+    ax = fig.axes[0]
+    assert sorted(x.get_text() for x in ax.texts) == sorted(agents)
+    renderer = fig.canvas.get_renderer()
+    overlapping = [(a.get_text(), b.get_text()) for k, a in enumerate(ax.texts) for b in ax.texts[k + 1:]
+                   if a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer))]
+    assert not overlapping
+    plt.close(fig)

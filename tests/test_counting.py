@@ -180,6 +180,7 @@ def test_games_up_to_symmetry_under_both_definitions():
         return sum(reduced(c) for c in reps.values())
 
     assert games_in_symmetry_reduced_tree() == reduced(game.initial_state()) == 26_830
+    assert len({canonical(game.play(game.initial_state(), m)) for m in range(9)}) == 3  # corner, edge, centre
 
 
 def _loss_chance_vs_random(game, player, seat, s):

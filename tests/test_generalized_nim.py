@@ -13,7 +13,7 @@ from gamekit import IllegalMoveError, Nim, is_p_position, solve  # noqa: E402
 from gamekit.counting import reachable_positions, tree_size  # noqa: E402
 from gamekit.games.generalized_nim import (  # noqa: E402
     GeneralizedNim, GNimState, find_counterexample, fixed_alphabeta, grundy_numbers, mex,
-    minmax_counted, seed_alphabeta_literal, small_games, sum_is_lost, took_last)
+    minmax_counted, seed_alphabeta_literal, seed_alphabeta_max_repaired, small_games, sum_is_lost, took_last)
 from gamekit.search import TranspositionTable, alphabeta, minimax  # noqa: E402
 from gamekit.views.nim import NimMatch, NimPlay, draw_game_tree, game_tree  # noqa: E402
 
@@ -119,6 +119,25 @@ def test_states_are_hashable_and_immutable():
         s.board = 3
 
 
+def test_literal_draw_reading_changes_small_games():
+    """The seed's "a draw when ONE of the two players has no moves left", read literally, ends games
+    early: 120 of the 864 small games change value, the first with 1 stone (notebook 5)."""
+    class EitherStuck(GeneralizedNim):
+        def is_terminal(self, s):
+            other = GNimState(s.board, s.budgets, 1 - s.to_move)
+            return s.won or not self.legal_moves(s) or not self.legal_moves(other)
+
+    games = small_games(max_board=6, budget_choices=(1, INF))
+    changed = []
+    for g in games:
+        e = EitherStuck(g.board, [dict(b) for b in g.budgets])
+        if solve(g)[g.initial_state()] != solve(e)[e.initial_state()]:
+            changed.append((g, solve(g)[g.initial_state()], solve(e)[e.initial_state()]))
+    assert (len(changed), len(games)) == (120, 864)
+    first, ours, literal = changed[0]
+    assert first.board == 1 and ours == 1 and literal == 0  # P1 could take the last stone; P2 is stuck
+
+
 # --- values: oracles, minimax = alpha-beta = solve from both seats -----------------------------
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
@@ -171,6 +190,26 @@ def test_project_example_numbers():
     assert g.is_terminal(s) and g.utility(s, 1) == 1
 
 
+def test_memo_key_without_budgets_goes_wrong():
+    """Exercise 5.3: a memo keyed on (board, to_move) alone mixes up positions with different budgets."""
+    def board_key_minmax(g, s, memo):
+        key = (s.board, s.to_move)
+        if key not in memo:
+            vals = [board_key_minmax(g, g.play(s, m), memo) for m in g.legal_moves(s)]
+            memo[key] = g.utility(s, 0) if not vals else max(vals) if s.to_move == 0 else min(vals)
+        return memo[key]
+
+    games = small_games(max_board=5, budget_choices=(1, INF))
+    wrong = [g for g in games if board_key_minmax(g, g.initial_state(), {}) != solve(g)[g.initial_state()]]
+    assert wrong
+    for g in wrong:  # every failure needs two positions that share (board, to_move) but not their value
+        values = solve(g)
+        assert len({(s.board, s.to_move, v) for s, v in values.items()}) > len({(s.board, s.to_move) for s in values})
+    # with unlimited budgets the key is enough
+    assert all(board_key_minmax(g, g.initial_state(), {}) == solve(g)[g.initial_state()]
+               for g in small_games(max_board=7, budget_choices=(INF,)))
+
+
 # --- the seed's AlphaBeta --------------------------------------------------------------------
 
 def test_seed_alphabeta_literal_fails_at_board_4():
@@ -186,6 +225,35 @@ def test_seed_alphabeta_literal_on_example_and_fixed_version_everywhere():
     g = GeneralizedNim(6, ONE_TWO)
     assert seed_alphabeta_literal(g, g.initial_state()) == -1
     assert find_counterexample(small_games(max_board=5, budget_choices=(1, INF)), fixed_alphabeta) is None
+
+
+def test_seed_alphabeta_min_branch_bug_hidden_by_the_max_bug():
+    # repairing only the MAX branch exposes the MIN branch's stale-beta cutoff: 3 stones look like +inf
+    found = find_counterexample((GeneralizedNim(n, ONE_TWO) for n in range(1, 10)), seed_alphabeta_max_repaired)
+    game, state, got, right = found
+    assert game.board == 3 and state == game.initial_state() and got == INF and right == -1
+    # with the window (-1, 1) the literal port's MIN cutoff fires too: it says +1 on every board >= 2,
+    # so the project's example check `alphaBeta(game, game.root) > -1` "passes" at 6 stones
+    for n in range(2, 16):
+        g = GeneralizedNim(n, ONE_TWO)
+        assert seed_alphabeta_literal(g, g.initial_state(), -1, 1) == 1
+    g6 = GeneralizedNim(6, ONE_TWO)
+    assert solve(g6)[g6.initial_state()] == -1 == fixed_alphabeta(g6, g6.initial_state(), -1, 1)
+
+
+def test_fixed_alphabeta_fail_hard_window_property():
+    """Knuth-Moore: exact inside the window; outside it, a bound between the true value and the window."""
+    windows = [(-INF, INF), (-1, 1), (-1, 0), (0, 1), (-0.5, 0.5)]
+    for g in small_games(max_board=5, takes=(1, 2), budget_choices=(1, INF)):
+        for s, v in solve(g).items():
+            for lo, hi in windows:
+                got = fixed_alphabeta(g, s, lo, hi)
+                if lo < v < hi:
+                    assert got == v
+                elif v <= lo:
+                    assert v <= got <= lo  # an upper bound: "at most lo"
+                else:
+                    assert hi <= got <= v  # a lower bound: "at least hi"
 
 
 # --- Sprague-Grundy --------------------------------------------------------------------------
@@ -312,6 +380,10 @@ def test_notebook_numbers():
               if (solve(h := GeneralizedNim(n, {2: INF, 3: INF}))[h.initial_state()] == -1) != (g23[n] == 0)]
     assert differ == [1, 6, 11]
     assert all(solve(h := GeneralizedNim(n, {2: INF, 3: INF}))[h.initial_state()] == 0 for n in differ)
+    for n in (6, 8, 12, 16):  # the node table of the alpha-beta slide
+        h = GeneralizedNim(n, {1: INF, 2: INF, 3: INF})
+        mm, ab, abt = minimax(h), alphabeta(h), alphabeta(h, table=TranspositionTable())
+        assert mm.value == ab.value == abt.value and abt.nodes < ab.nodes < mm.nodes
     e51 = GeneralizedNim(10, {1: INF, 2: INF, 3: INF})
     assert solve(e51)[e51.initial_state()] == 1
     e52 = GeneralizedNim(10, ONE_TWO)

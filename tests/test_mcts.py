@@ -49,6 +49,21 @@ def test_mcts_picks_a_winning_misere_nim_move_from_both_seats(seat):
     assert checked >= 6
 
 
+def test_the_seat_test_catches_scoring_for_the_wrong_player():
+    # the bug class the two tests above guard against: backpropagation that scores every node for
+    # player 0. Such a search must fail them (else they could not catch it); the notebook's
+    # exercise 7.7 measures it.
+    class ScoresForPlayer0(MCTS):
+        def backpropagate(self, path, winner):
+            for node in path:
+                node.visits += 1
+                node.score += score_for(winner, 0)
+
+    wrong = [n for n in BLUE
+             if ScoresForPlayer0(GAME, seed=n).search(GAME.state(n, 1), iterations=3000) not in winning_moves(n)]
+    assert len(wrong) >= len(BLUE) // 4, wrong
+
+
 def test_winning_moves_oracle_agrees_with_solve():
     # the oracles used above are exact: Bouton's misère rule and the red/blue rule vs minimax
     for n in range(1, 60):
@@ -154,6 +169,25 @@ def test_mcts_beats_random_in_the_subtraction_game():
     assert res.wins[0] > 30
 
 
+def test_mcts_wins_against_perfect_play_only_from_a_winning_seat():
+    from gamekit import random_start
+    res = tournament(GAME, MCTSPlayer(300, seed=1), PerfectPlayer(), games=30, seed=3,
+                     start=random_start(20, 50), keep_records=True)
+    for i, rec in enumerate(res.records):  # MCTS (player_a) moves first in the even games
+        mcts_seat = i % 2
+        mcts_can_win = bool(winning_moves(rec.states[0].n)) == (mcts_seat == 0)
+        if not mcts_can_win:
+            assert rec.winner == 1 - mcts_seat
+    assert res.wins[0] >= 1  # and it does convert some winning seats
+
+
+def test_three_thousand_iterations_are_no_guarantee():
+    # the notebook's section 6: of its 95 searches with 3,000 iterations exactly one, at start 47
+    # (seed 2026 + 1000 * 2 + 47), picks a losing move
+    search = MCTS(GAME, seed=2026 + 2000 + 47)
+    assert search.search(GAME.state(47, 0), iterations=3000) not in winning_moves(47)
+
+
 def test_player_is_repeatable_and_keeps_its_last_search():
     rec1 = play_game(GAME, [MCTSPlayer(50, seed=9), RandomPlayer(seed=1)], GAME.state(40, 0))
     rec2 = play_game(GAME, [MCTSPlayer(50, seed=9), RandomPlayer(seed=1)], GAME.state(40, 0))
@@ -195,6 +229,12 @@ def test_bad_budgets_are_refused(kwargs, error):
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="c must be"):
         MCTS(GAME, c=-1)
+    with pytest.raises(ValueError, match="c must be"):
+        MCTSPlayer(100, c=float("nan"))  # refused when the player is built, not at its first move
+    with pytest.raises(TypeError, match="rollout"):
+        MCTSPlayer(100, rollout="random")
+    with pytest.raises(ValueError, match="c must be"):
+        FastTicTacToeMCTS(c=-0.5)
     with pytest.raises(TypeError, match="rollout"):
         MCTS(GAME, rollout=3)
     with pytest.raises(TypeError, match="not a Game"):
@@ -216,13 +256,21 @@ def test_stepper_walks_the_four_phases():
     names = [w.step() for _ in range(8)]
     assert names == ["selection", "expansion", "rollout", "backpropagation"] * 2
     assert w.iterations == 2 and w.search.root.visits == 2
+    w.run(2)
+    assert w.step() == "selection" and len(w.path) >= 2
+    for ch in w.search.root.children:  # the panel shows the UCB1 values selection compared
+        assert f"{ch.move}: {ch.ucb(w.search.c):.3f}" in w.info.value
+    assert f"take {w.path[1].move}" in w.info.value
+    assert w.path[1] is w.search.best_child(w.search.root)
+    w.finish_iteration()
+    assert w.iterations == 5 and w.phase == 0
     w.iter_btn.click()
-    assert w.iterations == 3
+    assert w.iterations == 6
     w.ten_btn.click()
-    assert w.iterations == 13 and w.search.root.visits == 13
+    assert w.iterations == 16 and w.search.root.visits == 16
     w.c_text.value = "minus one"
     w.reset_btn.click()
-    assert "c must be" in w.message.value and w.iterations == 13  # nothing changed
+    assert "c must be" in w.message.value and w.iterations == 16  # nothing changed
     w.c_text.value = "0.5"
     w.reset_btn.click()
     assert w.iterations == 0 and w.search.c == 0.5
@@ -233,8 +281,11 @@ def test_play_widget_tictactoe_and_subtraction():
     from gamekit.views.mcts import MCTSPlay
 
     w = MCTSPlay(TicTacToe(), budget=100, seed=0)
+    w.budget.value = 40  # the slider sets the budget of the next search
     w.buttons[4].click()
     assert w.state.count("X") == 1 and w.state.count("O") == 1  # MCTS replied
+    assert w.search.root.visits == 40 and f"<td>{w.search.best_move()} ◀" in w.table.value
+    assert sum(s.visits for s in w.search.stats()) == 40  # the table's visits per move add up
     taken = w.state.index("O")
     before = w.state
     w.buttons[taken].click()
@@ -250,6 +301,8 @@ def test_play_widget_tictactoe_and_subtraction():
     assert s.state.n in (22 - 5, 22 - 3, 22 - 11) or SubtractionGame().is_terminal(s.state)
     with pytest.raises(ValueError, match="human"):
         MCTSPlay(TicTacToe(), human=2)
+    with pytest.raises(ValueError, match="budget must be"):
+        MCTSPlay(TicTacToe(), budget=5)  # outside the slider: refused, not clamped
 
 
 def test_losing_move_estimate_stays_high_for_a_long_time():
@@ -275,6 +328,34 @@ def test_play_widget_refuses_games_it_cannot_draw():
 
     with pytest.raises(TypeError, match="TicTacToe or a SubtractionGame"):
         MCTSPlay(Nim((1, 2)))
+
+
+def test_estimates_from_a_blue_start_with_one_winning_move():
+    # the notebook's figures 1 and 2 at S = 30 (seed 2026, 3,000 iterations): the winning move -5
+    # climbs above 0.9, the losing moves still stand near 0.3 (between 0.25 and 0.35)
+    hist = estimate_history(GAME, GAME.state(30, 0), 3000, seed=2026)
+    final = {m: h[-1] for m, h in hist.items()}
+    assert winning_moves(30) == (5,) and final[5] > 0.9
+    assert all(0.25 < final[m] < 0.35 for m in (3, 11))
+    # section 6: a random move is right 60 % of the time on the blue starts, because at these
+    # four starts every move wins
+    assert [n for n in BLUE if len(winning_moves(n)) == 3] == [21, 29, 37, 45]
+    assert round(sum(len(winning_moves(n)) / 3 for n in BLUE) / len(BLUE), 2) == 0.60
+
+
+def test_openspiel_uct_c_2_makes_the_same_choices_as_c_1():
+    # exercise 7.3: OpenSpiel's mean (2q - 1, rewards in [-1, 1]) with uct_c = 2 ranks children
+    # exactly like our mean q with c = uct_c / 2 = 1
+    search = MCTS(GAME, c=1.0, seed=2026)
+    search.search(GAME.state(44, 0), iterations=500)
+    compared = 0
+    for node in walk(search.root):
+        if node.children and not node.untried:
+            openspiel = max(node.children, key=lambda ch: (2 * ch.score / ch.visits - 1)
+                            + 2.0 * math.sqrt(math.log(node.visits) / ch.visits))
+            assert openspiel is search.best_child(node)
+            compared += 1
+    assert compared >= 20
 
 
 def test_estimates_from_a_red_start_all_sink():

@@ -424,3 +424,94 @@ def test_search_player_bounds():
     t = RandomTree(3, 4, seed=5)
     p = SearchPlayer(bounds=None)
     assert minimax(t, t.play((), p(t, ()))).value == minimax(t).value
+
+
+def test_more_numbers_stated_in_notebook_04():
+    """Figure 1 (conceivable vs admissible), the shared parents, 9!, figure 5's cuts, the windows,
+    and the refinement chain's last step: each number the notebook's text relies on."""
+    from itertools import product
+
+    from gamekit import IllegalMoveError, lines_order
+
+    g = TicTacToe()
+    k0 = g.initial_state()
+    K = reachable_positions(g)
+    conceivable = set(product("XO.", repeat=9))
+    assert len(conceivable) == 3 ** 9 == 19_683 and K < conceivable and tuple("XXXXX....") not in K
+    with pytest.raises(IllegalMoveError):
+        g.play(g.play(k0, 4), 4)
+    parents = {}
+    for k in K:
+        for child in {g.play(k, m) for m in g.legal_moves(k)}:
+            parents[child] = parents.get(child, 0) + 1
+    assert sum(n > 1 for n in parents.values()) > (len(K) - 1) / 2  # "most positions" have several parents
+    assert math.factorial(9) == 362_880 < tree_size(g)  # the paper's footnote 7 is not the node count
+    # figure 5: two cuts skip three leaves; six leaves are evaluated
+    fig5 = TreeGame([[3, 12, 8], [2, 4, 6], [14, 2, 5]])
+    r5 = alphabeta(fig5)
+    assert (r5.value, r5.leaves, r5.cutoffs) == (3, 6, 2) and len(fig5.leaf_values()) - r5.leaves == 3
+    # the windows shown in the notebook
+    assert alphabeta(fig5, alpha=2, beta=4).bound == "exact"
+    r = alphabeta(fig5, alpha=4, beta=10)
+    assert r.bound == "upper" and r.value <= 4
+    r = alphabeta(fig5, alpha=-5, beta=1)
+    assert r.bound == "lower" and r.value >= 1
+    # iterative deepening repeats shallow searches: more nodes than one search with the table
+    with_table = alphabeta(g, order=lines_order, table=TranspositionTable())
+    deepening = iterative_deepening(g, order=lines_order)
+    assert deepening.nodes > with_table.nodes and deepening.value == with_table.value == 0
+
+
+def test_random_order_costs_more_than_the_three_quarter_rule():
+    """The notebook's 'source says' box: shuffled alpha-beta on b = 4 trees evaluates more than
+    b^(3d/4) leaves at every depth measured (the same trees and seeds as the notebook)."""
+    seed, b = 2026, 4
+    for d in range(2, 9):
+        trees = [RandomTree(b, d, seed=seed + i) for i in range(10)]
+        mean = sum(alphabeta(t, order=random_order(seed + i)).leaves for i, t in enumerate(trees)) / 10
+        assert math.log(mean, b) / d > 0.75, d
+
+
+def test_play_widget_with_search_players_headless():
+    """Notebook 04's play widget: the chapter's players plug into TicTacToePlay."""
+    from gamekit.views.tictactoe import TicTacToePlay, winner
+
+    g = TicTacToe()
+    w = TicTacToePlay(players={"perfect (alpha-beta)": lambda: SearchPlayer(),
+                               "depth 2, h1": lambda: SearchPlayer(2, h1_scaled)})
+    assert w.opponent.value == "perfect (alpha-beta)"
+    w.squares[0].click()  # X in a corner: the perfect reply is the centre
+    assert w.state[0] == "X" and w.state[4] == "O"
+    before = w.state
+    w.squares[4].click()
+    assert w.state == before and "taken" in w.message.value
+    while not g.is_terminal(w.state):
+        w.squares[w.state.index(".")].click()
+    assert winner(w.state) != "X"  # the human never beats the perfect player
+    w.opponent.value = "depth 2, h1"
+    w.seat.value = "O"  # the computer opens as X
+    assert w.state.count("X") == 1 and w.state.count("O") == 0
+
+
+def test_stepper_figures_refuse_a_bad_step():
+    g = TreeGame([[3, 12, 8], [2, 4, 6], [14, 2, 5]])
+    tr, tree = trace_alphabeta(g), build_tree(g)
+    from gamekit.views.trees import draw_alphabeta_step
+
+    for k in (-1, len(tr)):
+        with pytest.raises(ValueError, match="step k"):
+            draw_alphabeta_step(tr, tree, k)
+
+
+def test_mid_game_positions_can_be_won():
+    """Figure 3's caption says the value cannot be 1 since TicTacToe has no winning strategy: that
+    holds for the empty board only. 2,310 of the 4,520 positions still in play are wins for X."""
+    g = TicTacToe()
+    values = solve(g)
+    live = [k for k in reachable_positions(g) if not g.is_terminal(k)]
+    won = [k for k in live if values[k] == 1]
+    assert values[g.initial_state()] == 0 and (len(won), len(live)) == (2310, 4520)
+    example = TicTacToe("..OX.OOXX").initial_state()
+    assert plain_minimax(g, example) == values[example] == 1
+    for k in won[::97]:  # spot checks against the plain recursion
+        assert plain_minimax(g, k) == 1

@@ -127,3 +127,36 @@ def test_widget_refuses_bad_setup():
         TicTacToePlay(seat="Z")
     with pytest.raises(ValueError):
         TicTacToePlay(players={})
+
+
+def test_widget_shows_each_hint_under_its_square_and_colours_it():
+    from gamekit.views.colors import LIGHT_BLUE, LIGHT_RED, RED
+    from gamekit.views.tictactoe import hint_label_html
+
+    w = TicTacToePlay(hints=True)
+    # one grid: each row of three squares is followed by the row of their three hint labels
+    for r in (0, 3, 6):
+        k = 2 * r
+        assert list(w.board.children[k:k + 3]) == w.squares[r:r + 3]
+        assert list(w.board.children[k + 3:k + 6]) == w.hint_labels[r:r + 3]
+    notes, values = counting_hints(GAME, w.state)
+    for i in range(9):
+        assert w.hint_labels[i].value == hint_label_html(notes[i]) and "P(lose)" in w.hint_labels[i].value
+        assert w.hint_labels[i].layout.display != "none" and w.squares[i].description == ""
+    safest, riskiest = min(values, key=values.get), max(values, key=values.get)
+    assert w.squares[safest].style.button_color == LIGHT_RED and w.squares[riskiest].style.button_color == LIGHT_BLUE
+    w.squares[safest].click()
+    taken = [i for i, c in enumerate(w.state) if c != "."]
+    assert all(w.hint_labels[i].value == hint_label_html("") and w.squares[i].style.button_color is None
+               for i in taken)
+    w.hints.value = False  # hints off: labels gone, plain squares, marks unchanged
+    assert all(lab.layout.display == "none" for lab in w.hint_labels)
+    assert all(b.style.button_color is None and b.tooltip == "" for b in w.squares)
+    assert [b.description for b in w.squares] == [c if c != "." else "" for c in w.state]
+    # a won game: the winning line is drawn in red, the hint labels disappear
+    w = TicTacToePlay(players={"first free": lambda: (lambda game, s: game.legal_moves(s)[0])}, hints=True)
+    for square in (6, 7, 8):  # the computer fills 0, 1, 2 ... and X completes the bottom row first
+        w.squares[square].click()
+    assert winner(w.state) == "X" and "You win" in w.message.value
+    assert [i for i, b in enumerate(w.squares) if b.style.text_color == RED] == [6, 7, 8]
+    assert all(lab.layout.display == "none" for lab in w.hint_labels)

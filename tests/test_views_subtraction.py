@@ -331,6 +331,40 @@ def test_mixed_rate_explorer_and_its_model():
     assert f"{w.rates[1.0]:.1%}" in w.readout.value
     assert isinstance(w.snapshot(), Figure)
     assert mixed_win_rate(0.5, 60, 3) == mixed_win_rate(0.5, 60, 3)
+    for bad in (1.5, -0.1, True, "0.5"):
+        with pytest.raises(ValueError, match="p must be a probability"):
+            MixedRateExplorer(ps=ps, games=10, p=bad)
+
+
+def _shown_width(widget):
+    width = widget.image.layout.width
+    assert width is not None and width.endswith("px"), "the image needs a fixed width, else JupyterLab stretches it"
+    assert widget.image.layout.align_self == "flex-start"  # and the box must not stretch it either
+    return int(width[:-2])
+
+
+def test_widget_images_have_a_fixed_width_equal_to_their_pixel_width():
+    """JupyterLab stretches an Image without a width across the output area (big and blurry)."""
+    from gamekit.views.subtraction import png_size
+
+    play = SubtractionPlay(start=40, opponent="random", seed=2)
+    graph = NumberGraphExplorer(N=10, max_N=40)
+    rate = MixedRateExplorer(ps=(0.0, 1.0), games=10)
+    for w in (play, graph, rate):
+        assert _shown_width(w) == w.IMAGE_WIDTH
+        assert abs(png_size(w.image.value)[0] - w.IMAGE_WIDTH) <= 2  # shown at its own size: not rescaled
+    heights = [png_size(play.image.value)[1]]
+    while not play.over:  # the course graph grows downwards; its width stays the same
+        play.play_move(3)
+        assert _shown_width(play) == play.IMAGE_WIDTH
+        heights.append(png_size(play.image.value)[1])
+    assert heights[-1] > heights[0]
+    graph.slider.value = 40
+    graph.set_moves("3, 5, 8")
+    assert _shown_width(graph) == graph.IMAGE_WIDTH
+    assert abs(png_size(graph.image.value)[0] - graph.IMAGE_WIDTH) <= 2
+    with pytest.raises(ValueError, match="not a PNG"):
+        png_size(b"GIF89a" + bytes(20))
 
 
 def test_optimal_against_random_wins_from_every_blue_start_when_moving_first():

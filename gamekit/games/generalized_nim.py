@@ -18,7 +18,7 @@ Decisions the project leaves open, made here and documented:
 
 The module also holds the small algorithms the chapter compares: the project's MinMax with
 and without its dictionary of known states (counting the calls), the project's AlphaBeta
-pseudocode ported literally (it has a bug, see `seed_alphabeta_literal`), and Sprague-Grundy
+pseudocode ported literally (it has two bugs, see `seed_alphabeta_literal`), and Sprague-Grundy
 numbers for the impartial special case.
 """
 from __future__ import annotations
@@ -177,12 +177,8 @@ class MinMaxCount:
 
 
 def minmax_counted(game: Game, state: State | None = None, memo: bool = True) -> MinMaxCount:
-    """The project's MinMax: max over children at player 0, min at player 1, utility at leaves.
-
-    With `memo=True` a dict of solved states (the project's `gameStates`) is consulted first,
-    so each position is expanded once; without it the whole game tree is walked. Counting
-    the calls shows what the dict saves.
-    """
+    """The project's MinMax (max at player 0, min at player 1, utility at leaves), counting calls
+    to show what the project's dict of solved states (`gameStates`, used when `memo=True`) saves."""
     check_game(game)
     root = game.initial_state() if state is None else state
     known: Dict[State, float] = {}
@@ -209,12 +205,8 @@ def minmax_counted(game: Game, state: State | None = None, memo: bool = True) ->
 # --- the project's AlphaBeta pseudocode, ported literally ---------------------------------------
 
 def seed_alphabeta_literal(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
-    """The project's AlphaBeta pseudocode, line by line (bug included, on purpose).
-
-    At a MAX node the loop never raises `alpha`, and after the loop only the *last*
-    child's `value` is kept, so a MAX node returns max(alpha, value of the last child it
-    looked at) instead of the best child. The MIN branch is right. Use it only to study the bug.
-    """
+    """The project's AlphaBeta pseudocode, line by line, its two bugs kept on purpose (chapter 5
+    finds and explains them; `fixed_alphabeta` repairs them). Use it only to study the bugs."""
     if game.is_terminal(state):
         return game.utility(state, 0)
     children = [game.play(state, m) for m in game.legal_moves(state)]
@@ -234,11 +226,9 @@ def seed_alphabeta_literal(game: Game, state: State, alpha: float = -INF, beta: 
 
 
 def fixed_alphabeta(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
-    """The project's AlphaBeta with its MAX branch repaired (mirror image of the MIN branch).
-
-    Fail-hard: the exact value when it lies strictly between alpha and beta, otherwise a
-    bound on the correct side. With the full window (-inf, inf) it equals minimax.
-    """
+    """The project's AlphaBeta with both bugs repaired: MAX raises alpha inside the loop, and a
+    cutoff returns the bound that caused it. Exact when the value lies inside (alpha, beta),
+    otherwise a bound on the correct side; with (-inf, inf) it equals minimax."""
     if game.is_terminal(state):
         return game.utility(state, 0)
     children = [game.play(state, m) for m in game.legal_moves(state)]
@@ -254,6 +244,31 @@ def fixed_alphabeta(game: Game, state: State, alpha: float = -INF, beta: float =
         if alpha >= value:
             return alpha
         beta = value
+    return beta
+
+
+def seed_alphabeta_max_repaired(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
+    """The literal port with only its MAX branch repaired (alpha raised inside the loop).
+
+    Shows that the MIN branch has a bug of its own: now that alpha rises, MIN nodes cut off,
+    and a cutoff returns the stale beta instead of a value <= alpha. Use it only to study the bug.
+    """
+    if game.is_terminal(state):
+        return game.utility(state, 0)
+    children = [game.play(state, m) for m in game.legal_moves(state)]
+    if game.to_move(state) == 0:
+        for child in children:
+            value = max(alpha, seed_alphabeta_max_repaired(game, child, alpha, beta))
+            if value >= beta:
+                break
+            alpha = value  # the one added line
+        alpha = max(alpha, value)
+        return alpha
+    for child in children:  # the MIN branch exactly as the project wrote it
+        value = min(beta, seed_alphabeta_max_repaired(game, child, alpha, beta))
+        if alpha >= value:
+            break
+        beta = min(beta, value)
     return beta
 
 

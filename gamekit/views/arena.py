@@ -22,10 +22,11 @@ def draw_heat_map(table: GameTable, ax=None, title: str | None = None):
     """Score of each row agent against each column agent, with W/D/L in every cell."""
     n = len(table.agents)
     if ax is None:
-        _, ax = plt.subplots(figsize=(min(8, 1.6 + 0.85 * n), min(4.8, 1.2 + 0.6 * n)))
+        _, ax = plt.subplots(figsize=(min(8, 2.4 + 0.7 * n), min(4.5, 1.4 + 0.4 * n)))
     score = table.score()
-    im = ax.imshow(np.ma.masked_invalid(score), cmap=SCORE_CMAP, vmin=0, vmax=1)
-    size = 9 if n <= 6 else 7
+    # aspect="auto": the cells fill the figure's width, so the W/D/L labels stay readable
+    im = ax.imshow(np.ma.masked_invalid(score), cmap=SCORE_CMAP, vmin=0, vmax=1, aspect="auto")
+    size = 9 if n <= 6 else 8
     for i in range(n):
         for j in range(n):
             if i == j:
@@ -74,11 +75,31 @@ def draw_time_vs_strength(table: GameTable, ratings: Dict[str, float] | None = N
     xs = [1000 * tpm[a] for a in names]
     ys = [ratings[a] for a in names]
     ax.scatter(xs, ys, color=RED, zorder=3)
-    for a, x, y in zip(names, xs, ys):
-        ax.annotate(a, (x, y), xytext=(4, 4), textcoords="offset points", fontsize=8)
     ax.set_xscale("log")
+    ax.margins(x=0.15, y=0.12)
     ax.set_xlabel("milliseconds per move (log scale)")
     ax.set_ylabel("rating")
     ax.set_title(f"{table.game}: cost against strength")
     ax.grid(True, which="major", color=GREY, lw=0.4)
+    _place_labels(ax, names, xs, ys)
     return ax.figure
+
+
+def _place_labels(ax, names, xs, ys) -> None:
+    """Label each point at the first of four spots (upper right, lower right, upper left, lower
+    left) where the label overlaps no label placed before; deterministic, no layout search."""
+    spots = [((4, 3), "left", "bottom"), ((4, -3), "left", "top"), ((-4, 3), "right", "bottom"),
+             ((-4, -3), "right", "top")]
+    get_renderer = getattr(ax.figure.canvas, "get_renderer", None)    # Agg-based canvases (inline, files)
+    renderer = get_renderer() if get_renderer else None
+    placed = []
+    for a, x, y in sorted(zip(names, xs, ys), key=lambda t: (-t[2], t[1])):
+        for offset, ha, va in spots:
+            label = ax.annotate(a, (x, y), xytext=offset, textcoords="offset points", fontsize=8, ha=ha, va=va)
+            if renderer is None:
+                break
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed) or (offset, ha, va) == spots[-1]:
+                placed.append(box)
+                break
+            label.remove()

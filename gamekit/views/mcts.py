@@ -98,7 +98,7 @@ def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int 
         col = edge_colour(values, game, g.nodes[a]["state"], g.nodes[b]["state"]) if exact else BLACK
         ax.plot([x0, x1], [y0, y1], color=col, lw=2, zorder=1)
         ax.text(0.35 * x0 + 0.65 * x1, 0.35 * y0 + 0.65 * y1, f"−{g.edges[a, b]['move']}" if hasattr(g.nodes[a]["state"], "n")
-                else str(g.edges[a, b]["move"]), fontsize=7, color="#555", ha="center", va="center",
+                else str(g.edges[a, b]["move"]), fontsize=8, color="#555", ha="center", va="center",
                 bbox=dict(fc="white", ec="none", pad=0.5), zorder=2)
     hl = {tuple(p) for p in highlight}
     for key, (x, y) in pos.items():
@@ -110,14 +110,14 @@ def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int 
             fill = LIGHT_RED if mover_sign * values[st] < 0 else (LIGHT_BLUE if mover_sign * values[st] > 0 else "white")
         wins = d["score"] if key else None
         text = label(st) + ("" if not key else f"\n{wins:g}/{d['visits']}")
-        ax.text(x, y, text, ha="center", va="center", fontsize=8 if len(text) < 12 else 7, family="monospace",
+        ax.text(x, y, text, ha="center", va="center", fontsize=10 if len(text) < 12 else 8, family="monospace",
                 bbox=dict(boxstyle="round,pad=0.3", fc=fill, ec=BLACK, lw=2.5 if key in hl else 0.8), zorder=3)
     ax.margins(0.02)
     ax.set_xlim(-0.7, width - 0.3)
     ax.set_ylim(-depth + 0.5, 0.5)
     ax.axis("off")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=11)
     return ax
 
 
@@ -183,14 +183,14 @@ class MCTSStepper(SnapshotWidget):
         self.ten_btn = widgets.Button(description="10 iterations")
         self.reset_btn = widgets.Button(description="reset")
         self.c_text = widgets.Text(value=f"{c:.4g}", description="c =", layout=widgets.Layout(width="140px"))
-        self.info = widgets.HTML()
+        self.info = widgets.HTML(layout=widgets.Layout(width="440px"))
         self.out = widgets.Output()
         self.next_btn.on_click(lambda _: self.step())
         self.iter_btn.on_click(lambda _: self.finish_iteration())
         self.ten_btn.on_click(lambda _: self.run(10))
         self.reset_btn.on_click(lambda _: self.reset_from_text())
         self.root = widgets.VBox([widgets.HBox([self.next_btn, self.iter_btn, self.ten_btn, self.reset_btn,
-                                                self.c_text]), self.message, self.info, self.out])
+                                                self.c_text]), self.message, widgets.HBox([self.out, self.info])])
         self.reset()
 
     # --- the pure model: a phase machine over the public phase methods of MCTS ---------
@@ -274,7 +274,7 @@ class MCTSStepper(SnapshotWidget):
     def figure(self):
         import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(8, 4))
+        fig, ax = plt.subplots(figsize=(6.5, 3.6))
         keys = [tuple(n.move for n in self.path[1:i + 1]) for i in range(len(self.path))]
         title = f"after {self.iterations} iterations; next phase: {PHASES[self.phase]}"
         draw_tree(self.search, ax=ax, max_depth=self.max_depth, min_visits=0, highlight=keys, title=title)
@@ -316,6 +316,9 @@ class MCTSPlay(SnapshotWidget):
         super().__init__()
         if human not in (0, 1):
             raise ValueError(f"human must be 0 (you move first) or 1 (MCTS moves first), got {human!r}")
+        if isinstance(budget, bool) or not isinstance(budget, int) or not 10 <= budget <= 5000:
+            raise ValueError(f"budget must be a whole number of iterations from 10 to 5000 (the slider's "
+                             f"range), got {budget!r}")
         start = game.initial_state()
         self.is_board = isinstance(start, tuple) and len(start) == 9
         if not (self.is_board or hasattr(start, "n")):
@@ -337,8 +340,9 @@ class MCTSPlay(SnapshotWidget):
             b.on_click(lambda _, m=m: self.human_move(m))
         pad = widgets.GridBox(self.buttons, layout=widgets.Layout(grid_template_columns="repeat(3, 52px)")) \
             if self.is_board else widgets.HBox(self.buttons)
-        self.root = widgets.VBox([widgets.HBox([self.budget, self.new_btn]), pad, self.message,
-                                  widgets.HBox([self.board, self.table])])
+        # on TicTacToe the buttons are the board; the HTML board is for the static snapshot only
+        shown = self.table if self.is_board else widgets.HBox([self.board, self.table])
+        self.root = widgets.VBox([widgets.HBox([self.budget, self.new_btn]), pad, self.message, shown])
         self.games = 0
         self.new_game()
 

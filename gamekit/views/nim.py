@@ -85,7 +85,7 @@ def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence =
             colour = BLACK
         (x0, y0), (x1, y1) = pos[u], pos[v]
         ax.plot([x0, x1], [y0, y1], color=colour, lw=3.2 if thick else 1.0, zorder=1)
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(tree.edges[u, v]["move"]), fontsize=7,
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(tree.edges[u, v]["move"]), fontsize=8,
                 color="#555", ha="center", va="center", zorder=2,
                 bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
     for n, d in tree.nodes(data=True):
@@ -95,15 +95,15 @@ def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence =
             mover = 1 if game.to_move(s) == 0 else -1
             fill = {1: LIGHT_BLUE, -1: LIGHT_RED}.get(int(mover * values[s]), "white")
         marker = "s" if game.to_move(s) == 0 else "o"
-        ax.scatter(*pos[n], s=230, marker=marker, facecolor=fill,
+        ax.scatter(*pos[n], s=330, marker=marker, facecolor=fill,
                    edgecolor=BLACK, linewidth=2.0 if n in path else 0.8, zorder=3)
-        ax.text(*pos[n], str(getattr(s, "board", "")), ha="center", va="center", fontsize=8, zorder=4)
+        ax.text(*pos[n], str(getattr(s, "board", "")), ha="center", va="center", fontsize=10, zorder=4)
         if d["terminal"]:
             u = game.utility(s, 0)
             label = "P1" if u > 0 else "P2" if u < 0 else "draw"
-            ax.text(pos[n][0], pos[n][1] - 0.42, label, ha="center", va="top", fontsize=7,
+            ax.text(pos[n][0], pos[n][1] - 0.38, label, ha="center", va="top", fontsize=9,
                     color=BLACK, rotation=90 if label == "draw" else 0)
-    ax.set_title(title or "extensive form: squares = P1 to move, circles = P2 to move", fontsize=10)
+    ax.set_title(title or "extensive form: squares = P1 to move, circles = P2 to move", fontsize=11)
     ax.axis("off")
     ax.margins(0.03, 0.08)
     fig.tight_layout()
@@ -196,7 +196,7 @@ class NimMatch:
 def draw_nim(match: NimMatch, ax=None):
     """The piles as rows of sticks. Stick k counted from the right of a pile stands for the move
     'take k from this pile': red when that move wins for the person, blue when it loses."""
-    fig = ax.figure if ax is not None else plt.figure(figsize=(7, 0.8 + 0.7 * len(match.state.piles)))
+    fig = ax.figure if ax is not None else plt.figure(figsize=(6, 0.6 + 0.55 * len(match.state.piles)))
     ax = ax or fig.add_subplot(111)
     mv = match.move_values()
     piles = match.state.piles

@@ -125,22 +125,25 @@ class QNimMatch(NimMatch):
         return {(i + 1, t): q for (i, t), q in self.learner.q_values(self.state).items()}
 
 
-def train_for(piles: Iterable[int], episodes: int = 20_000, seed: int = 2026) -> QLearner:
-    """A correct-target learner for misère Nim on `piles`, trained by self-play (no progress bar)."""
-    learner = QLearner(Nim(piles, misere=True), seed=seed)
-    learner.train(episodes, progress=False)
+def train_for(piles: Iterable[int], episodes: int = 200_000, seed: int = 2026) -> QLearner:
+    """A correct-target learner for misère Nim on `piles` (sorted encoding: it learns bigger boards
+    much faster), trained by self-play until its greedy move wins in every winning position, or for
+    at most `episodes` games (no progress bar)."""
+    learner = QLearner(Nim(piles, misere=True), seed=seed, encoding="sorted")
+    learner.train(episodes, progress=False, stop_when_perfect=True)
     return learner
 
 
 class QNimPlay(SnapshotWidget):
     """Play misère Nim against a trained Q-table and see every action's Q-value, as the source's
-    console game printed them. Type other piles and press 'New game' to train a fresh table.
+    console game printed them. Type other piles and press 'New game' to train a fresh table (until
+    its greedy move wins everywhere, at most `episodes` self-play games).
 
     Illegal input (no such pile, empty pile, too many sticks, game over, piles that are not whole
     numbers) shows a message and changes nothing.
     """
 
-    def __init__(self, learner: QLearner | None = None, human: int = 0, episodes: int = 20_000, seed: int = 2026):
+    def __init__(self, learner: QLearner | None = None, human: int = 0, episodes: int = 200_000, seed: int = 2026):
         super().__init__()
         self.episodes, self.seed = episodes, seed
         learner = learner or train_for((3, 5, 7), episodes, seed)
@@ -185,12 +188,13 @@ class QNimPlay(SnapshotWidget):
         except (TypeError, ValueError) as err:
             self.say(str(err), "error")
             return
-        learner = self.model.learner
+        learner, trained = self.model.learner, ""
         if piles != learner.game.piles:
             learner = train_for(piles, self.episodes, self.seed)
+            trained = f" (a fresh table, {learner.episodes:,} self-play games)"
         self.model = QNimMatch(learner, self.starter.value)
-        self.say(f"New game on {list(piles)}" + (f": the AI took {self.model.history[-1][2]} from pile "
-                                                 f"{self.model.history[-1][1]}." if self.model.history else "."))
+        self.say(f"New game on {list(piles)}{trained}" + (f": the AI took {self.model.history[-1][2]} from pile "
+                                                          f"{self.model.history[-1][1]}." if self.model.history else "."))
         self.refresh()
 
     def board_html(self) -> str:

@@ -23,6 +23,8 @@ API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.v
 - Widgets (live ipywidgets + a static snapshot when run headless): `SubtractionPlay` (play against
   the computer; pure model methods `new_game(...)` and `play_move(d)`), `NumberGraphExplorer`
   (slider for N), `MixedRateExplorer` (slider for p; pure model `mixed_win_rate(p, ...)`).
+  Their pictures have a fixed on-screen width (`IMAGE_WIDTH` CSS pixels, the PNG's own width),
+  so JupyterLab does not stretch them across the page and blur them.
 """
 from __future__ import annotations
 
@@ -449,11 +451,31 @@ def draw_tree_growth(growth: TreeGrowth, ax=None):
 # Widgets
 # --------------------------------------------------------------------------------------
 
-def _png(fig) -> bytes:
+def _png(fig, dpi: int) -> bytes:
+    """The figure as PNG bytes at `dpi` (and closed). Widget images are drawn at the size they are
+    shown (`IMAGE_WIDTH` = the PNG's width), so neither JupyterLab nor the slides rescale them."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) in pixels of a PNG, read from its header."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG image")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def _image(width: int) -> widgets.Image:
+    """An Image widget with a fixed width in CSS pixels (height follows the picture).
+
+    Without a width, JupyterLab's widget boxes stretch an image across the whole output area,
+    which blows up the picture and makes it blurry; `align_self` keeps the box from stretching
+    it even where a style sheet overrides the width (the course's slides do).
+    """
+    return widgets.Image(format="png", layout=widgets.Layout(width=f"{width}px", max_width="100%", height="auto",
+                                                             align_self="flex-start"))
 
 
 OPPONENTS = ("optimal", "random", "mixed")
@@ -498,6 +520,10 @@ class SubtractionPlay(SnapshotWidget):
     nothing changed) when the action was not allowed.
     """
 
+    #: The course graph is drawn at 144 dpi (large enough for a projector) and shown at its own
+    #: width in CSS pixels (the figure is 3.6 inches wide).
+    IMAGE_DPI, IMAGE_WIDTH = 144, 430
+
     def __init__(self, start: int = 22, moves: Iterable[int] = SEED_MOVES, opponent: str = "optimal",
                  p: float = 0.5, human_first: bool = True, seed: int | None = None):
         super().__init__()
@@ -517,7 +543,7 @@ class SubtractionPlay(SnapshotWidget):
         self.move_buttons = [widgets.Button(description=f"−{d}", layout=widgets.Layout(width="70px"))
                              for d in self.moves]
         self.status = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.image = _image(self.IMAGE_WIDTH)
         self.new_button.on_click(lambda _: self.new_game(self.start_box.value, self.opponent_box.value,
                                                          self.first_box.value == "you start"))
         for d, button in zip(self.moves, self.move_buttons):
@@ -598,7 +624,7 @@ class SubtractionPlay(SnapshotWidget):
 
     def _refresh(self) -> None:
         self.status.value = self.status_text()
-        self.image.value = _png(self.snapshot())
+        self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(3.6, min(6.0, 1.6 + 0.35 * len(self.course))))
@@ -610,6 +636,9 @@ class SubtractionPlay(SnapshotWidget):
 class NumberGraphExplorer(SnapshotWidget):
     """A slider for N (and a box for the moves) that redraws the number graph."""
 
+    #: The number graph is drawn at 96 dpi and shown at its own width in CSS pixels (8 inches).
+    IMAGE_DPI, IMAGE_WIDTH = 96, 786
+
     def __init__(self, N: int = 22, moves: Iterable[int] = SEED_MOVES, max_N: int = 80):
         super().__init__()
         self.moves = check_moves(moves)
@@ -620,7 +649,7 @@ class NumberGraphExplorer(SnapshotWidget):
         self.slider = widgets.IntSlider(value=N, min=0, max=max_N, description="N")
         self.moves_box = widgets.Text(value=", ".join(map(str, self.moves)), description="moves")
         self.apply = widgets.Button(description="Use these moves")
-        self.image = widgets.Image(format="png")
+        self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")
         self.apply.on_click(lambda _: self.set_moves(self.moves_box.value))
         self.root = widgets.VBox([widgets.HBox([self.slider, self.moves_box, self.apply]),
@@ -652,7 +681,7 @@ class NumberGraphExplorer(SnapshotWidget):
         return True
 
     def _refresh(self) -> None:
-        self.image.value = _png(self.snapshot())
+        self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
 
     def snapshot(self):
         ax = draw_number_graph(self.N, self.moves)
@@ -672,22 +701,28 @@ def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, hig
 class MixedRateExplorer(SnapshotWidget):
     """A slider for p shows the win rate of mixed(p) against random, with the curve over p."""
 
+    #: The plot is drawn at 120 dpi and shown at its own width in CSS pixels (6 inches).
+    IMAGE_DPI, IMAGE_WIDTH = 120, 644
+
     def __init__(self, ps: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)), games: int = 200,
                  seed: int = 0, p: float = 0.5):
         super().__init__()
         self.ps = tuple(float(x) for x in ps)
         if not self.ps or any(not 0 <= x <= 1 for x in self.ps):
             raise ValueError(f"ps must be probabilities between 0 and 1, got {ps!r}")
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+            raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
         self.games, self.seed = games, seed
         self.rates = {x: mixed_win_rate(x, games, seed) for x in self.ps}
         self.slider = widgets.SelectionSlider(options=list(self.ps), value=self._nearest(p), description="p")
         self.readout = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")
         self.root = widgets.VBox([self.slider, self.readout, self.message, self.image])
         self._refresh()
 
     def _nearest(self, p: float) -> float:
+        """The slider value closest to p (the slider offers only the values in `ps`)."""
         return min(self.ps, key=lambda x: abs(x - p))
 
     @property
@@ -697,7 +732,7 @@ class MixedRateExplorer(SnapshotWidget):
     def _refresh(self) -> None:
         self.readout.value = (f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
                               "against the random strategy (seats alternate, starts 20..50)")
-        self.image.value = _png(self.snapshot())
+        self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(6, 3.5))

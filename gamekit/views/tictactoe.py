@@ -2,7 +2,7 @@
 
 The drawing functions take plain boards (9-tuples of 'X', 'O', '.') and numbers computed
 elsewhere, so they know nothing about how the numbers were found. `TicTacToePlay` is a
-thin view over a game and any players (chapters 4 and 7 reuse it with their own).
+thin view over a game and any players (chapters 4 and 8 reuse it with their own).
 """
 from __future__ import annotations
 
@@ -171,15 +171,40 @@ def plot_outcomes_by_length(by_length: Mapping[int, object], ax=None, title: str
 
 PlayerFactory = Callable[[], Callable]
 
+#: Size of a square button of the play widget, in pixels.
+SQUARE_PX = 72
+
+
+def _hex(rgba) -> str:
+    """A matplotlib RGBA colour as '#rrggbb' (for ipywidgets styles)."""
+    return "#" + "".join(f"{round(255 * c):02x}" for c in rgba[:3])
+
+
+def _relative(values: Mapping[int, float]) -> Dict[int, float]:
+    """Values rescaled to [0, 1] (lowest 0, highest 1; all 0.5 when they are equal), for colouring."""
+    if not values:
+        return {}
+    lo, hi = min(values.values()), max(values.values())
+    return {k: (v - lo) / (hi - lo) if hi > lo else 0.5 for k, v in values.items()}
+
+
+def hint_label_html(text: str) -> str:
+    """A hint (lines separated by newlines) as small centred HTML lines, to stand under a square."""
+    lines = "<br>".join(html.escape(part) for part in text.split("\n"))
+    return ("<div style='width:100%;text-align:center;white-space:nowrap;font-size:10px;line-height:1.15;"
+            f"color:#333;font-family:sans-serif'>{lines}</div>")
+
 
 class TicTacToePlay(SnapshotWidget):
     """Play TicTacToe against a chosen computer player, as X or as O, with an optional hint layer.
 
     `players` maps a display name to a factory that returns a fresh player (a callable
-    `player(game, state) -> move`). `hint` maps (game, state) to {free square: short text}
-    and optionally a {square: value in [0, 1]} colouring; the default shows the chapter-3
-    counts and P(lose) for the side to move. Clicking an occupied square, or any square
-    after the game ended, shows a message and changes nothing.
+    `player(game, state) -> move`). `hint` maps (game, state) to a pair ({free square: short
+    text, lines separated by newlines}, {square: value in [0, 1]}); the default shows the
+    chapter-3 counts and P(lose) for the side to move. With hints on, each text stands under
+    its square and the value colours the square (lowest red, highest blue, as in `heat_map`).
+    Clicking an occupied square, or any square after the game ended, shows a message and
+    changes nothing.
     """
 
     def __init__(self, players: Mapping[str, PlayerFactory] | None = None, seat: str = X,
@@ -197,21 +222,32 @@ class TicTacToePlay(SnapshotWidget):
         self.game = game if game is not None else TicTacToe()
         self.factories: Dict[str, PlayerFactory] = dict(players)
         self.hint = hint if hint is not None else counting_hints
-        self.opponent = widgets.Dropdown(options=list(self.factories), description="opponent")
-        self.seat = widgets.ToggleButtons(options=[X, O], value=seat, description="you play")
-        self.hints = widgets.Checkbox(value=hints, description="show hints")
+        wide = {"description_width": "initial"}
+        self.opponent = widgets.Dropdown(options=list(self.factories), description="opponent", style=wide,
+                                         layout=widgets.Layout(width="250px"))
+        self.seat = widgets.ToggleButtons(options=[X, O], value=seat, description="you play", style=wide)
+        self.seat.style.button_width = "48px"
+        self.hints = widgets.Checkbox(value=hints, description="show hints", indent=False)
         self.new_button = widgets.Button(description="new game")
-        self.squares = [widgets.Button(layout=widgets.Layout(width="64px", height="64px")) for _ in range(9)]
+        self.squares = [widgets.Button(layout=widgets.Layout(width=f"{SQUARE_PX}px", height=f"{SQUARE_PX}px",
+                                                             margin="0", border="1px solid #888"),
+                                       style={"font_size": "26px", "font_weight": "bold"}) for _ in range(9)]
         for i, b in enumerate(self.squares):
             b.on_click(lambda _b, i=i: self.click(i))
-        self.hint_view = widgets.HTML()
+        # one hint label under each square, in the same grid: rows alternate squares / their hints
+        self.hint_labels = [widgets.HTML(layout=widgets.Layout(width=f"{SQUARE_PX}px", height="48px", margin="0"))
+                            for _ in range(9)]
         self.new_button.on_click(lambda _b: self.new_game())
         self.opponent.observe(lambda _c: self.new_game(), names="value")
         self.seat.observe(lambda _c: self.new_game(), names="value")
         self.hints.observe(lambda _c: self._refresh(), names="value")
-        grid = widgets.GridBox(self.squares, layout=widgets.Layout(grid_template_columns="repeat(3, 68px)"))
-        self.root = widgets.VBox([widgets.HBox([self.opponent, self.new_button]), self.seat, self.hints,
-                                  widgets.HBox([grid, self.hint_view]), self.message])
+        cells = [w for r in (0, 3, 6) for w in self.squares[r:r + 3] + self.hint_labels[r:r + 3]]
+        self.board = widgets.GridBox(cells, layout=widgets.Layout(
+            grid_template_columns=f"repeat(3, {SQUARE_PX}px)", grid_gap="3px", width="max-content",
+            align_items="center"))
+        controls = widgets.VBox([self.opponent, self.seat, self.hints, self.new_button],
+                                layout=widgets.Layout(margin="0 0 0 16px"))
+        self.root = widgets.VBox([widgets.HBox([self.board, controls]), self.message])
         self.new_game()
 
     # --- the model ---------------------------------------------------------------------------
@@ -265,16 +301,21 @@ class TicTacToePlay(SnapshotWidget):
 
     def _refresh(self) -> None:
         notes, values = self._hint_data()
-        for i, b in enumerate(self.squares):
+        line = winning_line(self.state) or ()
+        shade = _relative(values)
+        for i, (b, label) in enumerate(zip(self.squares, self.hint_labels)):
             b.description = self.state[i] if self.state[i] != EMPTY else ""
             b.tooltip = notes.get(i, "")
-        self.hint_view.value = board_html(self.state, notes) if notes else ""
+            b.style.text_color = RED if i in line else None
+            b.style.button_color = _hex(RED_BLUE(shade[i])) if i in shade else None
+            label.value = hint_label_html(notes.get(i, ""))
+            label.layout.display = "flex" if notes else "none"
 
     def snapshot(self):
         notes, values = self._hint_data()
         fig, ax = plt.subplots(figsize=(3.6, 3.6))
         if values:
-            heat_map(self.state, values, notes, ax=ax)
+            heat_map(self.state, _relative(values), notes, ax=ax)
         else:
             draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
         ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=9)

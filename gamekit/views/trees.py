@@ -179,7 +179,7 @@ def draw_tree(root: TreeNode, ax=None, boards: bool = False, title: str | None =
 # --- alpha-beta, step by step ----------------------------------------------------------------
 
 def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, figsize=(8, 4.2),
-                        scale: float = 1.0, caption_width: int = 95):
+                        scale: float = 1.0, caption_width: int = 85):
     """The tree as alpha-beta sees it after step k: visited nodes with their values so far and
     (alpha | beta) beside them, the current node filled, pruned branches grey and dashed.
     `scale` shrinks markers and text (for several steps in one figure)."""
@@ -211,25 +211,27 @@ def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, 
         grey = n.path in pruned
         marker = "s" if n.terminal else ("^" if n.to_move == 0 else "v")
         face = LIGHT_RED if n.path == current.node else "white"
-        ax.scatter([x], [y], marker=marker, s=330 * scale ** 2, color=face, zorder=3, linewidths=1.4,
+        ax.scatter([x], [y], marker=marker, s=420 * scale ** 2, color=face, zorder=3, linewidths=1.4,
                    edgecolor=GREY if (grey or not visited) else BLACK)
+        below = dict(xy=(x, y), xytext=(0, -13 * scale), textcoords="offset points", ha="center", va="top",
+                     fontsize=12 * scale)  # offsets in points: clear of the marker at any figure size
         if n.terminal:
             shown = n.value if (visited or grey) else None
-            ax.text(x, y - 0.2, _fmt(shown) if shown is not None else "?", ha="center", va="top",
-                    fontsize=10 * scale, color=GREY if grey else BLACK)
+            ax.annotate(_fmt(shown) if shown is not None else "?", color=GREY if grey else BLACK, **below)
         elif n.path in seen_value:
-            ax.text(x, y - 0.2, _fmt(seen_value[n.path]), ha="center", va="top", fontsize=10 * scale)
+            ax.annotate(_fmt(seen_value[n.path]), bbox=dict(fc="white", ec="none", pad=0.3), zorder=4, **below)
         if visited and not n.terminal:
             a, b = windows[n.path]
-            ax.text(x - 0.22, y + 0.08, f"α={_fmt(a)}", ha="right", va="center", fontsize=9 * scale, color=RED)
-            ax.text(x + 0.22, y + 0.08, f"β={_fmt(b)}", ha="left", va="center", fontsize=9 * scale, color=BLUE)
+            for text, dx, ha, colour in ((f"α={_fmt(a)}", -13, "right", RED), (f"β={_fmt(b)}", 13, "left", BLUE)):
+                ax.annotate(text, xy=(x, y), xytext=(dx * scale, 4 * scale), textcoords="offset points", ha=ha,
+                            va="center", fontsize=11 * scale, color=colour)
     xs = [p[0] for p in pos.values()]
     depth = max(len(p) for p in pos)
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(-depth - 0.6, 0.5)
     ax.axis("off")
-    ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=11 * scale, loc="left")
-    _wrap_caption(ax, current.text, caption_width, 9 * scale)
+    ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=12 * scale, loc="left")
+    _wrap_caption(ax, current.text, caption_width, 10.5 * scale)
     return fig
 
 
@@ -255,7 +257,7 @@ def draw_alphabeta_storyboard(trace: AlphaBetaTrace, tree: TreeNode, steps: Sequ
     rows = (len(steps) + ncols - 1) // ncols
     fig, axes = plt.subplots(rows, ncols, figsize=figsize, squeeze=False)
     for ax, k in zip(axes.flat, steps):
-        draw_alphabeta_step(trace, tree, k, ax=ax, scale=0.75, caption_width=62)
+        draw_alphabeta_step(trace, tree, k, ax=ax, scale=0.8, caption_width=55)
     for ax in list(axes.flat)[len(steps):]:
         ax.axis("off")
     fig.tight_layout()
