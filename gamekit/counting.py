@@ -132,17 +132,21 @@ def count_outcomes(game: Game, state: State | None = None,
     check_game(game)
     memo = {} if memo is None else memo
 
+    is_terminal, legal_moves, play = game.is_terminal, game.legal_moves, game.play
+
     def count(s: State) -> OutcomeCounts:
-        if s not in memo:
-            if game.is_terminal(s):
-                memo[s] = _leaf_counts(game, s)
+        known = memo.get(s)
+        if known is None:
+            if is_terminal(s):
+                known = _leaf_counts(game, s)
             else:
                 x = o = d = 0
-                for m in game.legal_moves(s):
-                    cx, co, cd = count(game.play(s, m))
+                for m in legal_moves(s):
+                    cx, co, cd = count(play(s, m))
                     x, o, d = x + cx, o + co, d + cd
-                memo[s] = OutcomeCounts(x, o, d)
-        return memo[s]
+                known = OutcomeCounts(x, o, d)
+            memo[s] = known
+        return known
 
     return count(game.initial_state() if state is None else state)
 

@@ -123,8 +123,8 @@ class TicTacToe:
         return tuple(i for i, c in enumerate(state) if c == EMPTY)
 
     def play(self, state: Board, move: int) -> Board:
-        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < 9 \
-                or state[move] != EMPTY or winner(state) is not None:
+        if type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY \
+                or winner(state) is not None:  # (type(True) is bool, so True/False are refused too)
             raise illegal_move(move, state, self.legal_moves(state))
         mark = X if state.count(EMPTY) % 2 else O
         return state[:move] + (mark,) + state[move + 1:]
