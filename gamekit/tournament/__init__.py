@@ -1,0 +1,1 @@
+"""The class tournament: sandboxed agents, scheduling, storage, leaderboards."""
