@@ -6,6 +6,7 @@ and their ratio. Goal: the memoised count of all 255,168 games in <= 20 ms and a
 
     .venv/bin/python benchmarks/count_tictactoe.py
 """
+
 from __future__ import annotations
 
 import time

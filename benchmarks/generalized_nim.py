@@ -6,6 +6,7 @@ so the ratios against the plain baseline mean something on any machine.
 
     python benchmarks/generalized_nim.py
 """
+
 from __future__ import annotations
 
 import math
@@ -23,9 +24,11 @@ def timed(fn):
 
 
 def main() -> None:
-    games = [GeneralizedNim(22, {1: INF, 2: INF}),
-             GeneralizedNim(18, {1: INF, 2: INF, 3: INF}),
-             GeneralizedNim(24, [{1: 4, 2: INF, 3: 2}, {1: INF, 2: 3, 4: INF}])]
+    games = [
+        GeneralizedNim(22, {1: INF, 2: INF}),
+        GeneralizedNim(18, {1: INF, 2: INF, 3: INF}),
+        GeneralizedNim(24, [{1: 4, 2: INF, 3: 2}, {1: INF, 2: 3, 4: INF}]),
+    ]
     for g in games:
         print(g)
         plain, t_plain = timed(lambda: minmax_counted(g, memo=False))
@@ -34,9 +37,13 @@ def main() -> None:
         abt, t_abt = timed(lambda: alphabeta(g, table=TranspositionTable()))
         mm, t_mm = timed(lambda: minimax(g))
         assert plain.value == memo.value == ab.value == abt.value == mm.value
-        rows = [("plain MinMax (no memo)", plain.calls, t_plain), ("MinMax with memo dict", memo.calls, t_memo),
-                ("gamekit.minimax", mm.nodes, t_mm), ("alpha-beta", ab.nodes, t_ab),
-                ("alpha-beta + table", abt.nodes, t_abt)]
+        rows = [
+            ("plain MinMax (no memo)", plain.calls, t_plain),
+            ("MinMax with memo dict", memo.calls, t_memo),
+            ("gamekit.minimax", mm.nodes, t_mm),
+            ("alpha-beta", ab.nodes, t_ab),
+            ("alpha-beta + table", abt.nodes, t_abt),
+        ]
         for name, nodes, t in rows:
             print(f"  {name:24} {nodes:>12,} nodes {t * 1e3:10.1f} ms  ({t_plain / t:8.1f}x faster than plain)")
         print(f"  value {plain.value:+.0f}")

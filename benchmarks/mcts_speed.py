@@ -9,6 +9,7 @@ Three searches run in this process, interleaved, each several times (best run co
 
 Run: .venv/bin/python benchmarks/mcts_speed.py [--iterations 50000] [--repeats 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,7 +44,7 @@ def tb_player(board):
 
 
 def tb_play(board, move):
-    return board[:move] + (tb_player(board),) + board[move + 1:]
+    return board[:move] + (tb_player(board),) + board[move + 1 :]
 
 
 class TBNode:
@@ -59,8 +60,7 @@ class TBNode:
         self.just_moved = "O" if tb_player(board) == "X" else "X"
 
     def uct_child(self, c):
-        return max(self.children, key=lambda ch: ch.wins / ch.visits
-                   + c * math.sqrt(math.log(self.visits) / ch.visits))
+        return max(self.children, key=lambda ch: ch.wins / ch.visits + c * math.sqrt(math.log(self.visits) / ch.visits))
 
 
 def textbook_uct(board, iterations, c=math.sqrt(2), seed=0):
@@ -113,8 +113,10 @@ def main() -> None:
         "gamekit.MCTS (generic)": lambda: MCTS(game, seed=1).search(empty, iterations=n),
         "gamekit.FastTicTacToeMCTS": lambda: FastTicTacToeMCTS(seed=1).search(empty, iterations=n),
     }
-    print(f"TicTacToe from the empty board, {n:,} iterations per run, best of {r} (CPU time), "
-          f"Python {platform.python_version()}")
+    print(
+        f"TicTacToe from the empty board, {n:,} iterations per run, best of {r} (CPU time), "
+        f"Python {platform.python_version()}"
+    )
     measured = rates(runs, n, r)
     base = measured["textbook UCT (baseline)"]
     print(f"{'search':28s} {'simulations/s':>14s} {'vs baseline':>12s}")

@@ -23,6 +23,7 @@ printed. Figures, all on TicTacToe unless said otherwise:
 peer nodes / gamekit nodes, peer episodes / gamekit episodes); above 1 gamekit wins. Times are
 medians of repeated wall-clock runs; on a shared machine they vary by 10-30 %.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,13 +33,27 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Callable
 
 import numpy as np
 
-from gamekit import (MCTS, FastTicTacToeMCTS, Nim, PerfectPlayer, QLearner, RandomPlayer, SearchPlayer, TicTacToe,
-                     WinningPositions, alphabeta, count_outcomes, count_outcomes_plain, minimax, tournament)
+from gamekit import (
+    MCTS,
+    FastTicTacToeMCTS,
+    Nim,
+    PerfectPlayer,
+    QLearner,
+    RandomPlayer,
+    SearchPlayer,
+    TicTacToe,
+    WinningPositions,
+    alphabeta,
+    count_outcomes,
+    count_outcomes_plain,
+    minimax,
+    tournament,
+)
 from gamekit.search import lines_order
 
 ROWS: list[tuple] = []  # (figure, gamekit value, peer, peer value, unit, ratio)
@@ -83,6 +98,7 @@ def fmt(x: float, unit: str) -> str:
 
 # --- adapters: a TicTacToe board of gamekit ('X', 'O', '.') in each peer's terms ----------------
 
+
 def spiel_state(pyspiel_game, board):
     """An OpenSpiel tic_tac_toe state with the same marks (X moves first; cell i = action i)."""
     xs = [i for i, c in enumerate(board) if c == "X"]
@@ -110,8 +126,14 @@ class SpielPythonMCTS:
         self.g = pyspiel.load_game("tic_tac_toe")
         rs = np.random.RandomState(seed)
         # OpenSpiel scores in [-1, 1]; uct_c = 2 there is c = 1 for scores in [0, 1] (see gamekit.mcts).
-        self.bot = mcts.MCTSBot(self.g, uct_c=2 * math.sqrt(2), max_simulations=budget,
-                                evaluator=mcts.RandomRolloutEvaluator(1, rs), solve=False, random_state=rs)
+        self.bot = mcts.MCTSBot(
+            self.g,
+            uct_c=2 * math.sqrt(2),
+            max_simulations=budget,
+            evaluator=mcts.RandomRolloutEvaluator(1, rs),
+            solve=False,
+            random_state=rs,
+        )
         self.name = f"OpenSpiel Python MCTS({budget})"
 
     def __call__(self, game, board):
@@ -125,8 +147,9 @@ class SpielCppMCTS:
         import pyspiel
 
         self.g = pyspiel.load_game("tic_tac_toe")
-        self.bot = pyspiel.MCTSBot(self.g, pyspiel.RandomRolloutEvaluator(1, seed), 2 * math.sqrt(2), budget,
-                                   1000, False, seed, False)
+        self.bot = pyspiel.MCTSBot(
+            self.g, pyspiel.RandomRolloutEvaluator(1, seed), 2 * math.sqrt(2), budget, 1000, False, seed, False
+        )
         self.name = f"OpenSpiel C++ MCTS({budget})"
 
     def __call__(self, game, board):
@@ -145,7 +168,9 @@ class MctspyMCTS:
         from mctspy.tree.nodes import TwoPlayersGameMonteCarloTreeSearchNode
         from mctspy.tree.search import MonteCarloTreeSearch
 
-        best = MonteCarloTreeSearch(TwoPlayersGameMonteCarloTreeSearchNode(mctspy_state(board))).best_action(self.budget)
+        best = MonteCarloTreeSearch(TwoPlayersGameMonteCarloTreeSearchNode(mctspy_state(board))).best_action(
+            self.budget
+        )
         diff = np.argwhere(best.state.board.ravel() != mctspy_state(board).board.ravel())
         return int(diff[0][0])
 
@@ -165,6 +190,7 @@ class GamekitMCTS:
 
 
 # --- 1 and 2: the perfect first move, and node counts ----------------------------------------------
+
 
 def easyai_tictactoe():
     ea = peer("easyAI", "easyAI")
@@ -205,8 +231,10 @@ def first_move(quick: bool) -> None:
     warm_t, _ = timed(lambda: player(game, s), 50)
     plain_t, plain = timed(lambda: minimax(game, s), 1)
     ab_t, ab = timed(lambda: alphabeta(game, s), 1 if quick else 3)
-    print(f"gamekit: perfect first move {move}: cold {fmt(cold_t, 'ms')} ({cold_nodes:,} nodes), warm {fmt(warm_t, 'ms')}; "
-          f"plain minimax {plain.nodes:,} nodes, alpha-beta (no table) {ab.nodes:,} nodes")
+    print(
+        f"gamekit: perfect first move {move}: cold {fmt(cold_t, 'ms')} ({cold_nodes:,} nodes), warm {fmt(warm_t, 'ms')}; "
+        f"plain minimax {plain.nodes:,} nodes, alpha-beta (no table) {ab.nodes:,} nodes"
+    )
 
     pyspiel = peer("OpenSpiel", "pyspiel")
     if pyspiel is not None:
@@ -236,15 +264,19 @@ def first_move(quick: bool) -> None:
         tt_t, (ea_move, ai) = timed(ea_cold, rep)
         tt_warm_t, _ = timed(lambda: ai(new_game()), 50)
         counts = {}
-        for label, make in (("no table", lambda: easyAI.Negamax(9)),
-                            ("table", lambda: easyAI.Negamax(9, tt=easyAI.TranspositionTable()))):
+        for label, make in (
+            ("no table", lambda: easyAI.Negamax(9)),
+            ("table", lambda: easyAI.Negamax(9, tt=easyAI.TranspositionTable())),
+        ):
             algo = make()
             calls, restore = counting(neg, "negamax")
             algo(new_game())
             restore()
             counts[label] = calls[0]
-        print(f"easyAI Negamax(9): move {ea_move} (cells 1-9); {counts['no table']:,} nodes without table, "
-              f"{counts['table']:,} with")
+        print(
+            f"easyAI Negamax(9): move {ea_move} (cells 1-9); {counts['no table']:,} nodes without table, "
+            f"{counts['table']:,} with"
+        )
         row("perfect first move, cold", cold_t, "easyAI Negamax, no table", plain_ea_t, "ms")
         row("perfect first move, cold", cold_t, "easyAI Negamax + table", tt_t, "ms")
         row("perfect first move, warm", warm_t, "easyAI Negamax + table", tt_warm_t, "ms")
@@ -254,6 +286,7 @@ def first_move(quick: bool) -> None:
 
 
 # --- 3 and 4: MCTS speed and strength ------------------------------------------------------------
+
 
 def mcts_peers(budget: int, seed: int) -> dict:
     out = {}
@@ -269,8 +302,10 @@ def mcts_speed(quick: bool) -> None:
     game, s = TicTacToe(), TicTacToe().initial_state()
     sims = 1000 if quick else 4000
     rep = 3
-    ours = {"gamekit MCTS (generic)": lambda: GamekitMCTS(sims, 1, fast=False),
-            "gamekit FastTicTacToeMCTS": lambda: GamekitMCTS(sims, 1, fast=True)}
+    ours = {
+        "gamekit MCTS (generic)": lambda: GamekitMCTS(sims, 1, fast=False),
+        "gamekit FastTicTacToeMCTS": lambda: GamekitMCTS(sims, 1, fast=True),
+    }
     rates = {}
     for label, make in {**ours, **mcts_peers(sims, 1)}.items():
         player = make()
@@ -295,16 +330,25 @@ def mcts_strength(quick: bool) -> None:
         for opp, make_opp in field.items():
             res = tournament(game, make(), make_opp(), games=games, seed=3)
             scores[label, opp] = (res.wins[0] + res.draws / 2) / res.games
-        print(f"{label:24} budget {budget}: score vs perfect {scores[label, 'perfect']:.2f}, "
-              f"vs random {scores[label, 'random']:.2f}  ({games} games each, both seats)")
+        print(
+            f"{label:24} budget {budget}: score vs perfect {scores[label, 'perfect']:.2f}, "
+            f"vs random {scores[label, 'random']:.2f}  ({games} games each, both seats)"
+        )
     for label in entrants:
         if label != "gamekit MCTS":
             for opp in field:
-                row(f"MCTS({budget}) score vs {opp}", scores["gamekit MCTS", opp], label, scores[label, opp],
-                    "score", higher_is_better=True)
+                row(
+                    f"MCTS({budget}) score vs {opp}",
+                    scores["gamekit MCTS", opp],
+                    label,
+                    scores[label, opp],
+                    "score",
+                    higher_is_better=True,
+                )
 
 
 # --- 5: counting every game ----------------------------------------------------------------------
+
 
 def count_games(quick: bool) -> None:
     game = TicTacToe()
@@ -334,13 +378,14 @@ def count_games(quick: bool) -> None:
 
 # --- 6: Q-learning misère Nim to the optimum -------------------------------------------------------
 
+
 def spiel_nim_state(pyspiel_game, piles, to_move):
     """An OpenSpiel nim state with these piles and player to move, reached from [3, 5, 7]."""
     moves = [(i, 1) for i, (a, b) in enumerate(zip((3, 5, 7), piles)) for _ in range(a - b)]  # one stick each
     while len(moves) % 2 != to_move:  # join two takes from the same pile to change the parity
         for j in range(len(moves) - 1):
             if moves[j][0] == moves[j + 1][0]:
-                moves[j:j + 2] = [(moves[j][0], moves[j][1] + moves[j + 1][1])]
+                moves[j : j + 2] = [(moves[j][0], moves[j][1] + moves[j + 1][1])]
                 break
         else:
             return None
@@ -362,8 +407,10 @@ def qlearning(quick: bool) -> None:
         gk.append((learner.episodes, time.perf_counter() - t0))
     gk_eps = statistics.median(e for e, _ in gk)
     gk_t = statistics.median(t for _, t in gk)
-    print(f"gamekit QLearner: {len(positions)} winning positions right after a median of {gk_eps:,.0f} episodes, "
-          f"{gk_t:.3f} s (checked every 100)")
+    print(
+        f"gamekit QLearner: {len(positions)} winning positions right after a median of {gk_eps:,.0f} episodes, "
+        f"{gk_t:.3f} s (checked every 100)"
+    )
     if peer("OpenSpiel", "pyspiel") is None:
         return
     import pyspiel
@@ -386,16 +433,26 @@ def qlearning(quick: bool) -> None:
                 return False
         return True
 
-    configs = {"OpenSpiel's defaults (alpha 0.1, gamma 1, epsilon 0.2)": (0.1, 1.0, 0.2),
-               "gamekit's defaults (alpha 0.5, gamma 0.9, epsilon 0.5)": (0.5, 0.9, 0.5)}
+    configs = {
+        "OpenSpiel's defaults (alpha 0.1, gamma 1, epsilon 0.2)": (0.1, 1.0, 0.2),
+        "gamekit's defaults (alpha 0.5, gamma 0.9, epsilon 0.5)": (0.5, 0.9, 0.5),
+    }
     cap = 20_000 if quick else 50_000
     for label, (alpha, gamma, eps) in configs.items():
         results = []
         for seed in seeds:
             env = rl_environment.Environment(g, seed=seed)
             n = env.action_spec()["num_actions"]
-            agents = [tabular_qlearner.QLearner(player_id=p, num_actions=n, step_size=alpha, discount_factor=gamma,
-                                                epsilon_schedule=rl_tools.ConstantSchedule(eps)) for p in range(2)]
+            agents = [
+                tabular_qlearner.QLearner(
+                    player_id=p,
+                    num_actions=n,
+                    step_size=alpha,
+                    discount_factor=gamma,
+                    epsilon_schedule=rl_tools.ConstantSchedule(eps),
+                )
+                for p in range(2)
+            ]
             np.random.seed(seed)  # the tabular learner draws its exploration from numpy's global generator
             key0 = str(env.reset().observations["info_state"][0])
             assert key0 == str(g.new_initial_state().observation_tensor(0)), "OpenSpiel changed its info-state key"
@@ -412,23 +469,45 @@ def qlearning(quick: bool) -> None:
                     break
             results.append((done, time.perf_counter() - t0))
         solved = [r for r in results if r[0] is not None]
-        print(f"OpenSpiel tabular QLearner, {label}: {len(solved)} of {len(results)} seeds had all {len(probes)} "
-              f"positions right within {cap:,} episodes" + (
-                  f" (those took a median of {statistics.median(e for e, _ in solved):,.0f} episodes, "
-                  f"{statistics.median(t for _, t in solved):.2f} s)" if solved else ""))
+        print(
+            f"OpenSpiel tabular QLearner, {label}: {len(solved)} of {len(results)} seeds had all {len(probes)} "
+            f"positions right within {cap:,} episodes"
+            + (
+                f" (those took a median of {statistics.median(e for e, _ in solved):,.0f} episodes, "
+                f"{statistics.median(t for _, t in solved):.2f} s)"
+                if solved
+                else ""
+            )
+        )
         if len(solved) * 2 > len(results):  # a median over the seeds exists
             eps_all = [e if e is not None else math.inf for e, _ in results]
             t_all = [t if e is not None else math.inf for e, t in results]
-            row("Q-learning misère 3,5,7 to optimum, episodes*", gk_eps, f"OpenSpiel Q, {label.split(' (')[0]}",
-                statistics.median(eps_all), "episodes")
-            row("Q-learning misère 3,5,7 to optimum, time*", gk_t, f"OpenSpiel Q, {label.split(' (')[0]}",
-                statistics.median(t_all), "s")
+            row(
+                "Q-learning misère 3,5,7 to optimum, episodes*",
+                gk_eps,
+                f"OpenSpiel Q, {label.split(' (')[0]}",
+                statistics.median(eps_all),
+                "episodes",
+            )
+            row(
+                "Q-learning misère 3,5,7 to optimum, time*",
+                gk_t,
+                f"OpenSpiel Q, {label.split(' (')[0]}",
+                statistics.median(t_all),
+                "s",
+            )
         else:
-            row("Q-learning misère 3,5,7 to optimum, episodes*", gk_eps, f"OpenSpiel Q, {label.split(' (')[0]}",
-                math.nan, "episodes")
+            row(
+                "Q-learning misère 3,5,7 to optimum, episodes*",
+                gk_eps,
+                f"OpenSpiel Q, {label.split(' (')[0]}",
+                math.nan,
+                "episodes",
+            )
 
 
 # --- the table -------------------------------------------------------------------------------------
+
 
 def versions() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -451,9 +530,11 @@ def print_table() -> None:
             continue
         shown = f"{ratio:.1f}x" if math.isfinite(ratio) else "—"
         print(f"{figure:<{w}}  {fmt(ours, unit):>14}  {who:<{p}}  {fmt(theirs, unit):>14}  {shown:>8}")
-    print("ratio > 1: gamekit better (faster, fewer nodes, more simulations/s, higher score, fewer episodes);\n"
-          "—: the peer did not get there in most seeds within its cap\n"
-          "* median over the seeds; a seed that never got there counts as slowest")
+    print(
+        "ratio > 1: gamekit better (faster, fewer nodes, more simulations/s, higher score, fewer episodes);\n"
+        "—: the peer did not get there in most seeds within its cap\n"
+        "* median over the seeds; a seed that never got there counts as slowest"
+    )
 
 
 def main(argv=None) -> None:
@@ -461,8 +542,10 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="fewer repeats and games (a smoke run)")
     args = ap.parse_args(argv)
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"{when}; Python {platform.python_version()} on {platform.machine()}, {platform.system()}; "
-          f"{__import__('os').cpu_count()} cores; {versions()}")
+    print(
+        f"{when}; Python {platform.python_version()} on {platform.machine()}, {platform.system()}; "
+        f"{__import__('os').cpu_count()} cores; {versions()}"
+    )
     for step in (first_move, mcts_speed, mcts_strength, count_games, qlearning):
         print(f"\n## {step.__name__}")
         try:

@@ -7,6 +7,7 @@ cold = a fresh SearchPlayer(order=lines_order) (empty transposition table); warm
 Goals on the course machine: cold <= 10 ms, warm <= 1 ms. For comparison, on the same kind
 of machine OpenSpiel's Python alpha-beta takes about 20 ms and easyAI with a table 33 ms.
 """
+
 import statistics
 import time
 
@@ -45,10 +46,14 @@ def main() -> None:
     print(f"alpha-beta, no table            {ab_t * 1e3:9.2f} ms  {ab.nodes:>9,} nodes")
     print(f"iterative deepening + table     {id_t * 1e3:9.2f} ms  {idr.nodes:>9,} nodes")
     print(f"perfect player, natural order   {natural_t * 1e3:9.2f} ms  {natural.last.nodes:>9,} nodes")
-    print(f"perfect player, cold            {cold_t * 1e3:9.2f} ms  {cold_nodes:>9,} nodes  move {move}"
-          f"   (goal <= 10 ms)  {'OK' if cold_t <= 0.010 else 'MISSED'}")
-    print(f"perfect player, warm            {warm_t * 1e3:9.3f} ms  {warm_nodes:>9,} nodes  move {warm_move}"
-          f"   (goal <= 1 ms)   {'OK' if warm_t <= 0.001 else 'MISSED'}")
+    print(
+        f"perfect player, cold            {cold_t * 1e3:9.2f} ms  {cold_nodes:>9,} nodes  move {move}"
+        f"   (goal <= 10 ms)  {'OK' if cold_t <= 0.010 else 'MISSED'}"
+    )
+    print(
+        f"perfect player, warm            {warm_t * 1e3:9.3f} ms  {warm_nodes:>9,} nodes  move {warm_move}"
+        f"   (goal <= 1 ms)   {'OK' if warm_t <= 0.001 else 'MISSED'}"
+    )
     print(f"speed-up over plain minimax: cold x{base_t / cold_t:,.0f}, warm x{base_t / warm_t:,.0f}")
 
 

@@ -8,6 +8,7 @@ the same process, so the ratio means something on any machine.
 
     python benchmarks/qlearning.py
 """
+
 from __future__ import annotations
 
 import statistics
@@ -94,31 +95,43 @@ def report(name, runs):
     eps = [e for e, _ in runs if e is not None]
     secs = [s for e, s in runs if e is not None]
     missed = sum(e is None for e, _ in runs)
-    print(f"{name:<38} episodes median {statistics.median(eps):>8,.0f} max {max(eps):>8,}   "
-          f"seconds median {statistics.median(secs):6.3f} max {max(secs):6.3f}"
-          + (f"   ({missed} runs never reached 167)" if missed else ""))
+    print(
+        f"{name:<38} episodes median {statistics.median(eps):>8,.0f} max {max(eps):>8,}   "
+        f"seconds median {statistics.median(secs):6.3f} max {max(secs):6.3f}"
+        + (f"   ({missed} runs never reached 167)" if missed else "")
+    )
     return statistics.median(eps), statistics.median(secs)
 
 
 def main() -> None:
     seeds = range(5)
-    print(f"misère Nim [3, 5, 7]: episodes and seconds until the greedy move wins in all {len(W)} winning "
-          f"positions ({len(seeds)} seeds; checked every 1,000 episodes for the source, every 100 for gamekit)")
+    print(
+        f"misère Nim [3, 5, 7]: episodes and seconds until the greedy move wins in all {len(W)} winning "
+        f"positions ({len(seeds)} seeds; checked every 1,000 episodes for the source, every 100 for gamekit)"
+    )
     e_src, s_src = report("source's program (dict, sets, numpy)", [source_run(s) for s in seeds])
-    e_seed, s_seed = report("gamekit, the source's scheme", [gamekit_run(lambda s: seed_learner(GAME, seed=s), s)
-                                                                     for s in seeds])
-    e_ours, s_ours = report("gamekit, correct target (defaults)", [gamekit_run(lambda s: QLearner(GAME, seed=s), s)
-                                                                   for s in seeds])
-    print(f"correct target vs source's program: {e_src / e_ours:.1f}x fewer episodes, "
-          f"{s_src / s_ours:.0f}x less time (goal: <= 20,000 episodes and <= 0.5 s)")
+    e_seed, s_seed = report(
+        "gamekit, the source's scheme", [gamekit_run(lambda s: seed_learner(GAME, seed=s), s) for s in seeds]
+    )
+    e_ours, s_ours = report(
+        "gamekit, correct target (defaults)", [gamekit_run(lambda s: QLearner(GAME, seed=s), s) for s in seeds]
+    )
+    print(
+        f"correct target vs source's program: {e_src / e_ours:.1f}x fewer episodes, "
+        f"{s_src / s_ours:.0f}x less time (goal: <= 20,000 episodes and <= 0.5 s)"
+    )
     ai, t0 = SourceAI(0), time.perf_counter()
     for _ in range(100_000):
         ai.play_one()
     t_budget = time.perf_counter() - t0
-    print(f"the source's budget, 100,000 training games with its program: {t_budget:.2f} s "
-          f"(greedy move right in {ai.score()} of {len(TARGET)})")
-    print(f"same scheme, gamekit's tables vs the source's dict: {s_src / e_src * 1e6:.1f} vs "
-          f"{s_seed / e_seed * 1e6:.1f} microseconds per episode")
+    print(
+        f"the source's budget, 100,000 training games with its program: {t_budget:.2f} s "
+        f"(greedy move right in {ai.score()} of {len(TARGET)})"
+    )
+    print(
+        f"same scheme, gamekit's tables vs the source's dict: {s_src / e_src * 1e6:.1f} vs "
+        f"{s_seed / e_seed * 1e6:.1f} microseconds per episode"
+    )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Notebooks and student copies find a file with `data_path(name)` wherever they run, never
 through a relative path such as `../data`. Every file has a regeneration command in README.md.
 """
+
 from __future__ import annotations
 
 from importlib.resources import as_file, files
@@ -13,8 +14,9 @@ __all__ = ["data_path", "data_files"]
 
 def data_files() -> list[str]:
     """The names of the data files that ship with gamekit."""
-    return sorted(p.name for p in files(__name__).iterdir()
-                  if p.is_file() and p.name.endswith((".json", ".csv", ".sqlite")))
+    return sorted(
+        p.name for p in files(__name__).iterdir() if p.is_file() and p.name.endswith((".json", ".csv", ".sqlite"))
+    )
 
 
 def data_path(name: str) -> Path:

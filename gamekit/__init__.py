@@ -3,13 +3,49 @@
 Everything a notebook needs is importable from here, e.g.
 `from gamekit import SubtractionGame, solve, play_game`.
 """
+
 # --- foundation (protocol, solving, players, matches) ---------------------------------
-from .protocol import Game, IllegalMoveError
-from .solve import best_moves, move_values, solve
-from .counting import reachable_positions, tree_size
-from .players import MixedPlayer, PerfectPlayer, RandomPlayer, SmartRandomPlayer, player_name
-from .match import GameRecord, TournamentResult, play_game, playout, random_start, tournament
+# --- chapter 8: the arena ------------------------------------------------------------------
+from .arena import (
+    Arena,
+    ArenaResult,
+    GameTable,
+    TimedPlayer,
+    course_arena,
+    course_games,
+    expected_score,
+    fit_bradley_terry,
+    fit_elo,
+)
+from .counting import (
+    ExhaustiveCheck,
+    OutcomeCounts,
+    OutcomeProbabilities,
+    against_every_opponent,
+    count_outcomes,
+    count_outcomes_plain,
+    games_by_length,
+    line_probability,
+    outcome_probabilities,
+    reachable_positions,
+    terminal_positions,
+    tree_size,
+)
 from .course.teaching import check, show_source
+from .games.generalized_nim import (
+    GeneralizedNim,
+    GNimState,
+    grundy_numbers,
+    mex,
+    minmax_counted,
+    seed_alphabeta_literal,
+    took_last,
+)
+
+# --- chapters 4-5: game trees, minimax, alpha-beta, Nim, generalised Nim -----------------
+# --- chapter 6: Q-learning --------------------------------------------------------------
+from .games.nim import Nim, NimState, is_p_position, nim_sum, parse_piles, winning_nim_moves
+from .games.random_tree import RandomTree, TreeGame
 
 # --- chapters 1-2: the subtraction game -------------------------------------------------
 from .games.subtraction import (
@@ -25,32 +61,34 @@ from .games.subtraction import (
 )
 
 # --- chapter 3: TicTacToe by recursion ---------------------------------------------------
-from .games.tictactoe import TicTacToe, board_text, canonical, winner
 from .games.tictactoe import (
+    TicTacToe,
     board_from_string,
+    board_text,
+    canonical,
     game_classes_up_to_symmetry,
     games_in_symmetry_reduced_tree,
     seed_encoding,
     seed_winner,
     seed_x_to_move,
+    winner,
 )
-from .counting import (
-    ExhaustiveCheck,
-    OutcomeCounts,
-    OutcomeProbabilities,
-    against_every_opponent,
-    count_outcomes,
-    count_outcomes_plain,
-    games_by_length,
-    line_probability,
-    outcome_probabilities,
-    terminal_positions,
-)
-from .players import LossAversePlayer, RawCountPlayer
+from .match import GameRecord, TournamentResult, play_game, playout, random_start, tournament
 
-# --- chapters 4-5: game trees, minimax, alpha-beta, Nim, generalised Nim -----------------
-from .games.nim import Nim, NimState, is_p_position, nim_sum, winning_nim_moves
-from .games.random_tree import RandomTree, TreeGame
+# --- chapter 7: Monte Carlo Tree Search ---------------------------------------------------
+from .mcts import MCTS, ChildStats, MCTSPlayer, estimate_history, random_rollout
+from .mcts_fast import FastTicTacToeMCTS, FastTicTacToePlayer
+from .players import (
+    LossAversePlayer,
+    MixedPlayer,
+    PerfectPlayer,
+    RandomPlayer,
+    RawCountPlayer,
+    SmartRandomPlayer,
+    player_name,
+)
+from .protocol import Game, IllegalMoveError
+from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions, seed_learner
 from .search import (
     AlphaBetaPlayer,
     SearchPlayer,
@@ -68,21 +106,111 @@ from .search import (
     random_order,
     trace_alphabeta,
 )
-from .games.generalized_nim import (
-    GeneralizedNim, GNimState, grundy_numbers, mex, minmax_counted, seed_alphabeta_literal, took_last,
-)
-
-# --- chapter 6: Q-learning --------------------------------------------------------------
-from .games.nim import parse_piles
-from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions, seed_learner
-
-# --- chapter 7: Monte Carlo Tree Search ---------------------------------------------------
-from .mcts import MCTS, ChildStats, MCTSPlayer, estimate_history, random_rollout
-from .mcts_fast import FastTicTacToeMCTS, FastTicTacToePlayer
-
-# --- chapter 8: the arena ------------------------------------------------------------------
-from .arena import (
-    Arena, ArenaResult, GameTable, TimedPlayer, course_arena, course_games, expected_score, fit_bradley_terry, fit_elo,
-)
+from .solve import best_moves, move_values, solve
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "against_every_opponent",
+    "alphabeta",
+    "AlphaBetaPlayer",
+    "Arena",
+    "ArenaResult",
+    "best_moves",
+    "board_from_string",
+    "board_text",
+    "canonical",
+    "check",
+    "ChildStats",
+    "count_outcomes",
+    "count_outcomes_plain",
+    "course_arena",
+    "course_games",
+    "estimate_history",
+    "ExhaustiveCheck",
+    "expected_score",
+    "FastTicTacToeMCTS",
+    "FastTicTacToePlayer",
+    "fit_bradley_terry",
+    "fit_elo",
+    "Game",
+    "game_classes_up_to_symmetry",
+    "GameRecord",
+    "games_by_length",
+    "games_in_symmetry_reduced_tree",
+    "GameTable",
+    "GeneralizedNim",
+    "GNimState",
+    "grundy_numbers",
+    "h1",
+    "h1_scaled",
+    "heuristic_order",
+    "IllegalMoveError",
+    "is_p_position",
+    "iterative_deepening",
+    "line_probability",
+    "lines_order",
+    "LossAversePlayer",
+    "MCTS",
+    "MCTSPlayer",
+    "mex",
+    "minimax",
+    "minmax_counted",
+    "MixedPlayer",
+    "move_values",
+    "Nim",
+    "nim_sum",
+    "NimState",
+    "open_lines",
+    "oracle_order",
+    "outcome_probabilities",
+    "OutcomeCounts",
+    "OutcomeProbabilities",
+    "parse_piles",
+    "PerfectPlayer",
+    "periodicity",
+    "Periodicity",
+    "play_game",
+    "player_name",
+    "playout",
+    "QLearner",
+    "QPlayer",
+    "random_order",
+    "random_rollout",
+    "random_start",
+    "RandomPlayer",
+    "RandomTree",
+    "RawCountPlayer",
+    "reachable_positions",
+    "red_blue",
+    "RedBlue",
+    "SearchPlayer",
+    "SearchResult",
+    "seed_alphabeta_literal",
+    "seed_encoding",
+    "seed_learner",
+    "seed_winner",
+    "seed_x_to_move",
+    "show_source",
+    "SmartRandomPlayer",
+    "solve",
+    "strategy_table",
+    "StrategyTable",
+    "SubtractionGame",
+    "SubtractionState",
+    "terminal_positions",
+    "TicTacToe",
+    "TimedPlayer",
+    "took_last",
+    "tournament",
+    "TournamentResult",
+    "trace_alphabeta",
+    "TrainingResult",
+    "TranspositionTable",
+    "tree_size",
+    "TreeGame",
+    "winner",
+    "winning_moves",
+    "winning_nim_moves",
+    "WinningPositions",
+]

@@ -15,14 +15,16 @@ then, and each agent's moves and seconds. It saves to JSON and loads back with v
 Ratings: `fit_bradley_terry` fits the Bradley–Terry model by maximum likelihood,
 `fit_elo` reports the same fit on the Elo scale (see their docstrings).
 """
+
 from __future__ import annotations
 
 import json
 import math
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -33,8 +35,15 @@ from .games.tictactoe import TicTacToe
 from .match import random_start, tournament
 from .mcts import MCTSPlayer
 from .mcts_fast import FastTicTacToePlayer
-from .players import (LossAversePlayer, MixedPlayer, PerfectPlayer, RandomPlayer, RawCountPlayer,
-                      SmartRandomPlayer, player_name)
+from .players import (
+    LossAversePlayer,
+    MixedPlayer,
+    PerfectPlayer,
+    RandomPlayer,
+    RawCountPlayer,
+    SmartRandomPlayer,
+    player_name,
+)
 from .protocol import Game, Move, State, check_game
 from .qlearning import QLearner
 from .search import SearchPlayer, h1_scaled
@@ -45,6 +54,7 @@ FORMAT_VERSION = 1
 
 
 # --- timing a player ---------------------------------------------------------------------------
+
 
 class TimedPlayer:
     """Wraps a player and adds up how many moves it made and how long they took (wall clock)."""
@@ -65,7 +75,8 @@ class TimedPlayer:
 
 # --- results -----------------------------------------------------------------------------------
 
-def _square(n: int) -> List[List[int]]:
+
+def _square(n: int) -> list[list[int]]:
     return [[0] * n for _ in range(n)]
 
 
@@ -80,14 +91,14 @@ class GameTable:
     """
 
     game: str
-    agents: List[str]
-    wins: List[List[int]] = field(default_factory=list)
-    draws: List[List[int]] = field(default_factory=list)
-    losses: List[List[int]] = field(default_factory=list)
-    first: List[List[int]] = field(default_factory=list)
-    first_wins: List[List[int]] = field(default_factory=list)
-    moves: List[int] = field(default_factory=list)
-    seconds: List[float] = field(default_factory=list)
+    agents: list[str]
+    wins: list[list[int]] = field(default_factory=list)
+    draws: list[list[int]] = field(default_factory=list)
+    losses: list[list[int]] = field(default_factory=list)
+    first: list[list[int]] = field(default_factory=list)
+    first_wins: list[list[int]] = field(default_factory=list)
+    moves: list[int] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = len(self.agents)
@@ -124,7 +135,7 @@ class GameTable:
         i = self.index(agent)
         return sum(self.wins[i]), sum(self.draws[i]), sum(self.losses[i])
 
-    def time_per_move(self) -> Dict[str, float]:
+    def time_per_move(self) -> dict[str, float]:
         """Mean seconds per move of every agent (NaN if it never moved)."""
         return {a: (s / m if m else math.nan) for a, s, m in zip(self.agents, self.seconds, self.moves)}
 
@@ -135,8 +146,9 @@ class GameTable:
         rows = [f"{'agent':<{width}}  {'W':>5} {'D':>5} {'L':>5}  {'score':>6}  {'ms/move':>8}"]
         for a in self.agents:
             w, d, l = self.totals(a)
-            rows.append(f"{a:<{width}}  {w:>5} {d:>5} {l:>5}  {(w + d / 2) / max(1, w + d + l):>6.1%}  "
-                        f"{1000 * tpm[a]:>8.3f}")
+            rows.append(
+                f"{a:<{width}}  {w:>5} {d:>5} {l:>5}  {(w + d / 2) / max(1, w + d + l):>6.1%}  {1000 * tpm[a]:>8.3f}"
+            )
         return "\n".join(rows)
 
 
@@ -144,7 +156,7 @@ class GameTable:
 class ArenaResult:
     """Everything an arena run produced: one `GameTable` per game, and how it was run."""
 
-    tables: Dict[str, GameTable]
+    tables: dict[str, GameTable]
     games_per_pair: int
     seed: int | None
 
@@ -153,7 +165,7 @@ class ArenaResult:
             raise KeyError(f"no results for {game!r}; games here: {', '.join(self.tables)}")
         return self.tables[game]
 
-    def ratings(self, game: str, prior: float = 1.0, anchor: str | None = None) -> Dict[str, float]:
+    def ratings(self, game: str, prior: float = 1.0, anchor: str | None = None) -> dict[str, float]:
         """Elo-scale ratings of the agents on `game` (see `fit_elo`)."""
         return fit_elo(self[game], prior=prior, anchor=anchor)
 
@@ -161,22 +173,36 @@ class ArenaResult:
     def to_json(self) -> dict:
         """JSON-ready data: {"format": "gamekit.arena", "version": 1, "games_per_pair", "seed",
         "games": {game: {"agents", "wins", "draws", "losses", "first", "first_wins", "moves", "seconds"}}}."""
-        return {"format": FORMAT, "version": FORMAT_VERSION, "games_per_pair": self.games_per_pair,
-                "seed": self.seed,
-                "games": {name: {"agents": list(t.agents), "wins": _copy(t.wins), "draws": _copy(t.draws),
-                                 "losses": _copy(t.losses), "first": _copy(t.first),
-                                 "first_wins": _copy(t.first_wins), "moves": list(t.moves),
-                                 "seconds": [round(s, 6) for s in t.seconds]}
-                          for name, t in self.tables.items()}}
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "games_per_pair": self.games_per_pair,
+            "seed": self.seed,
+            "games": {
+                name: {
+                    "agents": list(t.agents),
+                    "wins": _copy(t.wins),
+                    "draws": _copy(t.draws),
+                    "losses": _copy(t.losses),
+                    "first": _copy(t.first),
+                    "first_wins": _copy(t.first_wins),
+                    "moves": list(t.moves),
+                    "seconds": [round(s, 6) for s in t.seconds],
+                }
+                for name, t in self.tables.items()
+            },
+        }
 
     @classmethod
-    def from_json(cls, data: Any, source: str = "data") -> "ArenaResult":
+    def from_json(cls, data: Any, source: str = "data") -> ArenaResult:
         """Rebuild a result from `to_json` data; a ValueError naming the problem if it is corrupt."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"{source} is not an arena results file: it lacks \"format\": \"{FORMAT}\"")
+            raise ValueError(f'{source} is not an arena results file: it lacks "format": "{FORMAT}"')
         if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{source} has arena format version {data.get('version')!r}; "
-                             f"this gamekit reads version {FORMAT_VERSION}")
+            raise ValueError(
+                f"{source} has arena format version {data.get('version')!r}; "
+                f"this gamekit reads version {FORMAT_VERSION}"
+            )
         missing = [k for k in ("games_per_pair", "seed", "games") if k not in data]
         if missing:
             raise ValueError(f"{source} is a corrupt arena file: it lacks {', '.join(missing)}")
@@ -186,9 +212,8 @@ class ArenaResult:
         if data["seed"] is not None and not _is_count(data["seed"]):
             raise ValueError(f"{source}: seed must be a whole number >= 0 or null, got {data['seed']!r}")
         if not isinstance(data["games"], dict):
-            raise ValueError(f"{source}: \"games\" must be an object mapping game names to tables")
-        tables = {name: _table_from_json(name, t, f"{source}, game {name!r}")
-                  for name, t in data["games"].items()}
+            raise ValueError(f'{source}: "games" must be an object mapping game names to tables')
+        tables = {name: _table_from_json(name, t, f"{source}, game {name!r}") for name, t in data["games"].items()}
         return cls(tables, gpp, data["seed"])
 
     def save(self, path: str | Path) -> None:
@@ -196,7 +221,7 @@ class ArenaResult:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> "ArenaResult":
+    def load(cls, path: str | Path) -> ArenaResult:
         """Read a file written by `save`; a clear ValueError if it is not valid or not consistent."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -205,7 +230,7 @@ class ArenaResult:
         return cls.from_json(data, source=str(path))
 
 
-def _copy(matrix: List[List[int]]) -> List[List[int]]:
+def _copy(matrix: list[list[int]]) -> list[list[int]]:
     return [list(row) for row in matrix]
 
 
@@ -224,30 +249,49 @@ def _table_from_json(name: str, t: Any, where: str) -> GameTable:
     n = len(agents)
     for k in ("wins", "draws", "losses", "first", "first_wins"):
         m = t[k]
-        if not (isinstance(m, list) and len(m) == n and all(isinstance(r, list) and len(r) == n for r in m)
-                and all(_is_count(x) for r in m for x in r)):
+        if not (
+            isinstance(m, list)
+            and len(m) == n
+            and all(isinstance(r, list) and len(r) == n for r in m)
+            and all(_is_count(x) for r in m for x in r)
+        ):
             raise ValueError(f"{where}: {k} must be a {n}x{n} matrix of whole numbers >= 0")
-    for k, ok in (("moves", _is_count),
-                  ("seconds", lambda x: isinstance(x, (int, float)) and not isinstance(x, bool)
-                   and math.isfinite(x) and x >= 0)):
+    for k, ok in (
+        ("moves", _is_count),
+        ("seconds", lambda x: isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0),
+    ):
         if not (isinstance(t[k], list) and len(t[k]) == n and all(ok(x) for x in t[k])):
             raise ValueError(f"{where}: {k} must be a list of {n} numbers >= 0")
-    table = GameTable(name, list(agents), t["wins"], t["draws"], t["losses"], t["first"], t["first_wins"],
-                      list(t["moves"]), [float(s) for s in t["seconds"]])
+    table = GameTable(
+        name,
+        list(agents),
+        t["wins"],
+        t["draws"],
+        t["losses"],
+        t["first"],
+        t["first_wins"],
+        list(t["moves"]),
+        [float(s) for s in t["seconds"]],
+    )
     for i in range(n):
         for j in range(n):
             g = table.games(i, j)
             if table.wins[i][j] != table.losses[j][i] or table.draws[i][j] != table.draws[j][i]:
-                raise ValueError(f"{where}: {agents[i]} vs {agents[j]} does not match {agents[j]} vs {agents[i]} "
-                                 f"(wins of one must be losses of the other, draws equal)")
-            if table.first[i][j] + table.first[j][i] != g or table.first_wins[i][j] > min(table.first[i][j],
-                                                                                          table.wins[i][j]):
-                raise ValueError(f"{where}: the seat counts of {agents[i]} vs {agents[j]} do not add up to "
-                                 f"the {g} games they played")
+                raise ValueError(
+                    f"{where}: {agents[i]} vs {agents[j]} does not match {agents[j]} vs {agents[i]} "
+                    f"(wins of one must be losses of the other, draws equal)"
+                )
+            if table.first[i][j] + table.first[j][i] != g or table.first_wins[i][j] > min(
+                table.first[i][j], table.wins[i][j]
+            ):
+                raise ValueError(
+                    f"{where}: the seat counts of {agents[i]} vs {agents[j]} do not add up to the {g} games they played"
+                )
     return table
 
 
 # --- the arena ---------------------------------------------------------------------------------
+
 
 class Arena:
     """A round robin of agents over games: `Arena(agents, games).run(games_per_pair, seed)`.
@@ -258,8 +302,8 @@ class Arena:
     """
 
     def __init__(self, agents: Mapping[str, Any] | None = None, games: Mapping[str, Any] | None = None):
-        self.games: Dict[str, tuple] = {}
-        self.entries: Dict[str, Dict[str, Factory]] = {}
+        self.games: dict[str, tuple] = {}
+        self.entries: dict[str, dict[str, Factory]] = {}
         for name, entry in (games or {}).items():
             self.add_game(name, entry)
         for name, factory in (agents or {}).items():
@@ -274,7 +318,9 @@ class Arena:
         game, start = entry if isinstance(entry, tuple) else (entry, None)
         check_game(game)
         if start is not None and not callable(start):
-            raise TypeError(f"the start chooser of {name!r} must be a function start(game, rng) -> state, got {start!r}")
+            raise TypeError(
+                f"the start chooser of {name!r} must be a function start(game, rng) -> state, got {start!r}"
+            )
         self.games[name] = (game, start)
         self.entries[name] = {}
 
@@ -300,12 +346,12 @@ class Arena:
         for g, f in per_game.items():
             self.entries[g][name] = f
 
-    def pairs(self) -> List[tuple]:
+    def pairs(self) -> list[tuple]:
         """Every (game, agent a, agent b) pairing the run will play, in order."""
         out = []
         for g, entered in self.entries.items():
             names = list(entered)
-            out += [(g, a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+            out += [(g, a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         return out
 
     def run(self, games_per_pair: int = 20, seed: int | None = None, progress: bool = True) -> ArenaResult:
@@ -315,16 +361,23 @@ class Arena:
         Every pairing gets its own seeds derived from `seed`, so the same seed gives the same
         results whatever else is entered.
         """
-        if (isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int) or games_per_pair < 2
-                or games_per_pair % 2):
-            raise ValueError(f"games_per_pair must be an even whole number >= 2 (each agent moves first in "
-                             f"half the games), got {games_per_pair!r}")
+        if (
+            isinstance(games_per_pair, bool)
+            or not isinstance(games_per_pair, int)
+            or games_per_pair < 2
+            or games_per_pair % 2
+        ):
+            raise ValueError(
+                f"games_per_pair must be an even whole number >= 2 (each agent moves first in "
+                f"half the games), got {games_per_pair!r}"
+            )
         if seed is not None and not _is_count(seed):
             raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
         tables = {g: GameTable(g, list(entered)) for g, entered in self.entries.items()}
         pairs = self.pairs()
         if progress:
             from tqdm.auto import tqdm
+
             pairs = tqdm(pairs, desc="arena", unit="pairing")
         for g, a, b in pairs:
             self._play_pair(tables[g], g, a, b, games_per_pair, seed)
@@ -357,8 +410,10 @@ class Arena:
 
 # --- ratings -----------------------------------------------------------------------------------
 
-def fit_bradley_terry(table: GameTable, prior: float = 1.0, tol: float = 1e-10,
-                      max_iter: int = 10_000) -> Dict[str, float]:
+
+def fit_bradley_terry(
+    table: GameTable, prior: float = 1.0, tol: float = 1e-10, max_iter: int = 10_000
+) -> dict[str, float]:
     """Bradley–Terry strengths p_i (geometric mean 1) fitted by maximum likelihood.
 
     The model: agent i beats agent j with probability p_i / (p_i + p_j); a draw counts as half a
@@ -373,9 +428,8 @@ def fit_bradley_terry(table: GameTable, prior: float = 1.0, tol: float = 1e-10,
         return {}
     W = np.array([sum(table.wins[i]) + sum(table.draws[i]) / 2 for i in range(n)], float) + prior / 2
     N = np.array([[table.games(i, j) for j in range(n)] for i in range(n)], float)
-    if prior == 0 and (np.any(W == 0) or np.any(W == N.sum(axis=1))):
-        raise ValueError("without a prior every agent must have won and lost (or drawn) at least once; "
-                         "use prior > 0")
+    if prior == 0 and (np.any(W == 0) or np.any(N.sum(axis=1) == W)):
+        raise ValueError("without a prior every agent must have won and lost (or drawn) at least once; use prior > 0")
     return dict(zip(table.agents, _mm_strengths(W, N, prior, tol, max_iter).tolist()))
 
 
@@ -390,14 +444,14 @@ def _mm_strengths(W: np.ndarray, N: np.ndarray, prior: float, tol: float, max_it
     for _ in range(max_iter):
         denom = (N / (p[:, None] + p[None, :])).sum(axis=1) + prior / (p + 1.0)
         new = W / denom
-        new /= math.exp(np.log(new).mean())          # fix the scale: geometric mean 1
+        new /= math.exp(np.log(new).mean())  # fix the scale: geometric mean 1
         if np.max(np.abs(np.log(new) - np.log(p))) < tol:
             return new
         p = new
     return p
 
 
-def fit_elo(table: GameTable, prior: float = 1.0, anchor: str | None = None) -> Dict[str, float]:
+def fit_elo(table: GameTable, prior: float = 1.0, anchor: str | None = None) -> dict[str, float]:
     """Elo ratings: the Bradley–Terry fit on the Elo scale, R_i = 400 * log10(p_i).
 
     Elo's expected score 1 / (1 + 10^((R_j - R_i) / 400)) is exactly the Bradley–Terry
@@ -420,7 +474,8 @@ def expected_score(r_a: float, r_b: float) -> float:
 
 # --- the course's line-up ----------------------------------------------------------------------
 
-def course_games() -> Dict[str, Any]:
+
+def course_games() -> dict[str, Any]:
     """The four games of the course's arena, with the subtraction game's random start 20..50."""
     return {
         "subtraction 3,5,11": (SubtractionGame(start=50, moves=(3, 5, 11)), random_start(20, 50)),
@@ -430,8 +485,12 @@ def course_games() -> Dict[str, Any]:
     }
 
 
-def course_arena(seed: int = 2026, mcts_budgets: Sequence[int] = (30, 100, 300), depths: Sequence[int] = (1, 2, 4),
-                 q_episodes: int = 20_000) -> Arena:
+def course_arena(
+    seed: int = 2026,
+    mcts_budgets: Sequence[int] = (30, 100, 300),
+    depths: Sequence[int] = (1, 2, 4),
+    q_episodes: int = 20_000,
+) -> Arena:
     """Every agent of the course entered in every game it can play (`course_games`).
 
     The subtraction strategies play only the subtraction game, h1 is a TicTacToe heuristic, MCTS
@@ -448,13 +507,20 @@ def course_arena(seed: int = 2026, mcts_budgets: Sequence[int] = (30, 100, 300),
         arena.enter(f"h1 depth {d}", lambda s, d=d: SearchPlayer(depth=d, evaluate=h1_scaled), games=[ttt])
     arena.enter("perfect", lambda s: PerfectPlayer())
     for b in mcts_budgets:
-        arena.enter(f"MCTS {b}", {g: (lambda s, b=b: FastTicTacToePlayer(b, seed=s)) if g == ttt
-                                  else (lambda s, b=b: MCTSPlayer(b, seed=s)) for g in arena.games})
+        arena.enter(
+            f"MCTS {b}",
+            {
+                g: (lambda s, b=b: FastTicTacToePlayer(b, seed=s))
+                if g == ttt
+                else (lambda s, b=b: MCTSPlayer(b, seed=s))
+                for g in arena.games
+            },
+        )
     arena.enter("Q-learner", _q_learner_factories(arena, seed, q_episodes))
     return arena
 
 
-def _q_learner_factories(arena: Arena, seed: int, episodes: int) -> Dict[str, Factory]:
+def _q_learner_factories(arena: Arena, seed: int, episodes: int) -> dict[str, Factory]:
     """A Q-learner trained by self-play for `episodes` games on each of the arena's games whose
     start is fixed (a random start, like the subtraction game's, is not one table)."""
     factories = {}
@@ -476,8 +542,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     """
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python scripts/make_arena.py", description=main.__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python scripts/make_arena.py",
+        description=main.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--games-per-pair", type=int, default=20, help="games per pairing: even, both seats (>= 2)")
     ap.add_argument("--seed", type=int, default=2026, help="seeds the agents, the starts and the Q-learners")
     ap.add_argument("--out", help="JSON file to write (default: print the tables only)")

@@ -4,9 +4,8 @@ The tree has one node per *sequence* of moves, the graph one node per *position*
 subtraction game and TicTacToe the tree is vastly larger, which is why the forward
 "try every line" approach (the German source's *falscher Ansatz*) does not scale.
 """
-from __future__ import annotations
 
-from typing import Dict
+from __future__ import annotations
 
 from .protocol import Game, State, check_game
 
@@ -18,7 +17,7 @@ def tree_size(game: Game, state: State | None = None) -> int:
     """
     check_game(game)
     root = game.initial_state() if state is None else state
-    sizes: Dict[State, int] = {}
+    sizes: dict[State, int] = {}
     stack: list[tuple[State, bool]] = [(root, False)]
     while stack:
         s, done = stack.pop()
@@ -58,9 +57,10 @@ def reachable_positions(game: Game, state: State | None = None) -> set:
 
 # --- chapter 3: counting outcomes (the German source's *pruefen_rekursiv*) ----------------
 
+from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from fractions import Fraction  # noqa: E402
-from typing import Callable, NamedTuple, Optional  # noqa: E402
+from typing import NamedTuple
 
 from .players import player_name  # noqa: E402
 from .protocol import Move, check_player  # noqa: E402
@@ -89,9 +89,8 @@ class OutcomeCounts(NamedTuple):
         """Games lost by `player` (0 or 1)."""
         return (self.p1_wins, self.p0_wins)[player]
 
-    def __add__(self, other: "OutcomeCounts") -> "OutcomeCounts":  # type: ignore[override]
-        return OutcomeCounts(self.p0_wins + other.p0_wins, self.p1_wins + other.p1_wins,
-                             self.draws + other.draws)
+    def __add__(self, other: OutcomeCounts) -> OutcomeCounts:  # type: ignore[override]
+        return OutcomeCounts(self.p0_wins + other.p0_wins, self.p1_wins + other.p1_wins, self.draws + other.draws)
 
 
 _P0_WINS, _P1_WINS, _DRAW = OutcomeCounts(1, 0, 0), OutcomeCounts(0, 1, 0), OutcomeCounts(0, 0, 1)
@@ -119,8 +118,9 @@ def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCount
     return total
 
 
-def count_outcomes(game: Game, state: State | None = None,
-                   memo: Optional[Dict[State, OutcomeCounts]] = None) -> OutcomeCounts:
+def count_outcomes(
+    game: Game, state: State | None = None, memo: dict[State, OutcomeCounts] | None = None
+) -> OutcomeCounts:
     """The same count as `count_outcomes_plain`, but each position is counted only once.
 
     counts(s) = the leaf's own result if s is terminal, else the sum of counts(child); the
@@ -151,21 +151,21 @@ def count_outcomes(game: Game, state: State | None = None,
     return count(game.initial_state() if state is None else state)
 
 
-def games_by_length(game: Game, state: State | None = None) -> Dict[int, OutcomeCounts]:
+def games_by_length(game: Game, state: State | None = None) -> dict[int, OutcomeCounts]:
     """The games below `state`, split by their number of moves: {length: OutcomeCounts}.
 
     Memoised like `count_outcomes`: the table of a position is its children's tables with
     every length shifted by one.
     """
     check_game(game)
-    memo: Dict[State, Dict[int, OutcomeCounts]] = {}
+    memo: dict[State, dict[int, OutcomeCounts]] = {}
 
-    def table(s: State) -> Dict[int, OutcomeCounts]:
+    def table(s: State) -> dict[int, OutcomeCounts]:
         if s not in memo:
             if game.is_terminal(s):
                 memo[s] = {0: _leaf_counts(game, s)}
             else:
-                merged: Dict[int, OutcomeCounts] = {}
+                merged: dict[int, OutcomeCounts] = {}
                 for m in game.legal_moves(s):
                     for length, c in table(game.play(s, m)).items():
                         merged[length + 1] = merged.get(length + 1, OutcomeCounts()) + c
@@ -191,8 +191,9 @@ class OutcomeProbabilities:
         return (self.p1_win, self.p0_win)[player]
 
 
-def outcome_probabilities(game: Game, state: State | None = None,
-                          memo: Optional[Dict[State, OutcomeProbabilities]] = None) -> OutcomeProbabilities:
+def outcome_probabilities(
+    game: Game, state: State | None = None, memo: dict[State, OutcomeProbabilities] | None = None
+) -> OutcomeProbabilities:
     """The probability-weighted count: each branch gets an equal share of its parent's probability.
 
     P(s) = the leaf's result (probability 1) if s is terminal, else the average of P(child)
@@ -210,9 +211,11 @@ def outcome_probabilities(game: Game, state: State | None = None,
             else:
                 kids = [prob(game.play(s, m)) for m in game.legal_moves(s)]
                 n = len(kids)
-                memo[s] = OutcomeProbabilities(sum((k.p0_win for k in kids), Fraction(0)) / n,
-                                               sum((k.p1_win for k in kids), Fraction(0)) / n,
-                                               sum((k.draw for k in kids), Fraction(0)) / n)
+                memo[s] = OutcomeProbabilities(
+                    sum((k.p0_win for k in kids), Fraction(0)) / n,
+                    sum((k.p1_win for k in kids), Fraction(0)) / n,
+                    sum((k.draw for k in kids), Fraction(0)) / n,
+                )
         return memo[s]
 
     return prob(game.initial_state() if state is None else state)
@@ -254,12 +257,15 @@ class ExhaustiveCheck:
             self.draws += 1
 
     def __str__(self) -> str:
-        return (f"{self.player_name} in seat {self.seat}: {self.lines} lines against every opponent, "
-                f"{self.wins} won, {self.draws} drawn, {len(self.losses)} lost")
+        return (
+            f"{self.player_name} in seat {self.seat}: {self.lines} lines against every opponent, "
+            f"{self.wins} won, {self.draws} drawn, {len(self.losses)} lost"
+        )
 
 
-def against_every_opponent(game: Game, player: Callable[[Game, State], Move], seat: int,
-                           state: State | None = None) -> ExhaustiveCheck:
+def against_every_opponent(
+    game: Game, player: Callable[[Game, State], Move], seat: int, state: State | None = None
+) -> ExhaustiveCheck:
     """Play a deterministic `player` in `seat` against every opponent strategy at once.
 
     At the player's turns follow its one choice, at the opponent's turns every legal move.

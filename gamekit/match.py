@@ -1,13 +1,14 @@
 """Playing games: one match with its full course, random playouts, and tournaments."""
+
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .players import player_name
-from .protocol import Game, IllegalMoveError, Move, State, check_game
+from .protocol import Game, IllegalMoveError, State, check_game
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,13 @@ class GameRecord:
         return f"{self.length} moves, {result}"
 
 
-def play_game(game: Game, players: Sequence[Callable], state: State | None = None,
-              max_moves: int = 100_000, names: Sequence[str] | None = None) -> GameRecord:
+def play_game(
+    game: Game,
+    players: Sequence[Callable],
+    state: State | None = None,
+    max_moves: int = 100_000,
+    names: Sequence[str] | None = None,
+) -> GameRecord:
     """Let players[0] and players[1] play from `state` (default: the start) to the end."""
     check_game(game)
     if len(players) != 2:
@@ -68,8 +74,9 @@ def random_start(low: int = 20, high: int = 50) -> Callable[[Game, np.random.Gen
     return choose
 
 
-def playout(game: Game, player1: Callable, player2: Callable, seed: int | None = None,
-            low: int = 20, high: int = 50) -> GameRecord:
+def playout(
+    game: Game, player1: Callable, player2: Callable, seed: int | None = None, low: int = 20, high: int = 50
+) -> GameRecord:
     """The source's playout: a random start in low..high, player1 moves first."""
     rng = np.random.default_rng(seed)
     return play_game(game, [player1, player2], random_start(low, high)(game, rng))
@@ -93,13 +100,23 @@ class TournamentResult:
 
     def __str__(self) -> str:
         a, b = self.names
-        return (f"{self.games} games: {a} won {self.wins[0]} ({self.win_rate(0):.1%}), "
-                f"{b} won {self.wins[1]} ({self.win_rate(1):.1%}), draws {self.draws}")
+        return (
+            f"{self.games} games: {a} won {self.wins[0]} ({self.win_rate(0):.1%}), "
+            f"{b} won {self.wins[1]} ({self.win_rate(1):.1%}), draws {self.draws}"
+        )
 
 
-def tournament(game: Game, player_a: Callable, player_b: Callable, games: int = 100,
-               seed: int | None = None, start: Callable | None = None, swap_seats: bool = True,
-               keep_records: bool = False, progress: bool = False) -> TournamentResult:
+def tournament(
+    game: Game,
+    player_a: Callable,
+    player_b: Callable,
+    games: int = 100,
+    seed: int | None = None,
+    start: Callable | None = None,
+    swap_seats: bool = True,
+    keep_records: bool = False,
+    progress: bool = False,
+) -> TournamentResult:
     """Play `games` games between two players and count the results.
 
     With `swap_seats` the players take turns at moving first (player_a starts game 0).
@@ -112,6 +129,7 @@ def tournament(game: Game, player_a: Callable, player_b: Callable, games: int = 
     rounds = range(games)
     if progress:
         from tqdm.auto import tqdm
+
         rounds = tqdm(rounds, desc=f"{result.names[0]} vs {result.names[1]}")
     for i in rounds:
         a_seat = 1 if (swap_seats and i % 2) else 0

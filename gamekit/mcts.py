@@ -24,13 +24,15 @@ c = 1/sqrt(2) or 1. Compare constants only after converting to the same reward r
 After the budget (a number of iterations or of seconds) the move whose child has the most
 visits is chosen. The tree stays available for inspection (`stats`, `to_networkx`).
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any
 
 from .protocol import Game, Move, State, check_game
 
@@ -44,7 +46,7 @@ def random_rollout(game: Game, state: State, rng: random.Random) -> Move:
     return moves[int(rng.random() * len(moves))]
 
 
-def score_for(winner: Optional[int], player: int) -> float:
+def score_for(winner: int | None, player: int) -> float:
     """The score of a finished game for `player`: 1 win, 0.5 draw, 0 loss."""
     if winner is None:
         return 0.5
@@ -60,12 +62,12 @@ class Node:
 
     __slots__ = ("state", "move", "parent", "mover", "children", "untried", "visits", "score", "wins")
 
-    def __init__(self, state: State, move: Move, parent: Optional["Node"], mover: int, untried: list):
+    def __init__(self, state: State, move: Move, parent: Node | None, mover: int, untried: list):
         self.state = state
         self.move = move
         self.parent = parent
         self.mover = mover
-        self.children: List[Node] = []
+        self.children: list[Node] = []
         self.untried = untried  # moves not expanded yet, in legal-move order
         self.visits = 0
         self.score = 0.0
@@ -108,9 +110,9 @@ class Iteration:
     """The record of one iteration, phase by phase (for stepping through and for plots)."""
 
     path: tuple  # nodes from the root to the selected leaf
-    expanded: Optional[Node]  # the new child, or None when the leaf was terminal
+    expanded: Node | None  # the new child, or None when the leaf was terminal
     rollout_moves: tuple
-    winner: Optional[int]
+    winner: int | None
 
 
 class MCTS:
@@ -120,15 +122,16 @@ class MCTS:
     `rollout(game, state, rng)` picks moves during simulations; `seed` makes every run repeatable.
     """
 
-    def __init__(self, game: Game, c: float = math.sqrt(2), rollout: RolloutPolicy = random_rollout,
-                 seed: int | None = None):
+    def __init__(
+        self, game: Game, c: float = math.sqrt(2), rollout: RolloutPolicy = random_rollout, seed: int | None = None
+    ):
         check_game(game)
         self.c = check_exploration(c)
         check_rollout(rollout)
         self.game = game
         self.rollout_policy = rollout
         self.rng = random.Random(seed)
-        self.root: Optional[Node] = None
+        self.root: Node | None = None
 
     # --- building the tree ------------------------------------------------------------
     def new_root(self, state: State) -> Node:
@@ -151,10 +154,9 @@ class MCTS:
         """The child with the highest UCB1 score (the first one on ties)."""
         log_n = math.log(node.visits)
         c = self.c
-        return max(node.children,
-                   key=lambda ch: ch.score / ch.visits + c * math.sqrt(log_n / ch.visits))
+        return max(node.children, key=lambda ch: ch.score / ch.visits + c * math.sqrt(log_n / ch.visits))
 
-    def expand(self, node: Node) -> Optional[Node]:
+    def expand(self, node: Node) -> Node | None:
         """Phase 2: add a child for the next untried move; None if `node` is terminal."""
         if not node.untried:
             return None
@@ -175,7 +177,7 @@ class MCTS:
             state = game.play(state, move)
         return winner_of(game, state), tuple(moves)
 
-    def backpropagate(self, path: list, winner: Optional[int]) -> None:
+    def backpropagate(self, path: list, winner: int | None) -> None:
         """Phase 4: every node on the path counts the visit and the result for its mover."""
         for node in path:
             node.visits += 1
@@ -217,16 +219,24 @@ class MCTS:
         return max(self.root.children, key=lambda ch: ch.visits).move
 
     # --- inspecting -----------------------------------------------------------------------
-    def stats(self, node: Node | None = None) -> List[ChildStats]:
+    def stats(self, node: Node | None = None) -> list[ChildStats]:
         """Per child of `node` (default: the root): visits, values and UCB1 score."""
         node = self.root if node is None else node
         if node is None:
             raise ValueError("no tree yet: call search(...) or new_root(state) first")
-        return [ChildStats(ch.move, ch.visits, ch.mean_value, ch.win_probability,
-                           ch.score / ch.visits if ch.visits else float("nan"), ch.ucb(self.c))
-                for ch in node.children]
+        return [
+            ChildStats(
+                ch.move,
+                ch.visits,
+                ch.mean_value,
+                ch.win_probability,
+                ch.score / ch.visits if ch.visits else float("nan"),
+                ch.ucb(self.c),
+            )
+            for ch in node.children
+        ]
 
-    def estimates(self) -> Dict[Move, float]:
+    def estimates(self) -> dict[Move, float]:
         """Win-probability estimate of each expanded root move (for the player to move at the root)."""
         return {s.move: s.win_probability for s in self.stats()}
 
@@ -244,10 +254,17 @@ class MCTS:
         stack = [(self.root, ())]
         while stack:
             node, key = stack.pop()
-            g.add_node(key, state=node.state, visits=node.visits, score=node.score,
-                       mean_value=node.mean_value, win_probability=node.win_probability,
-                       ucb=node.ucb(self.c) if node.parent is not None else float("nan"),
-                       mover=node.mover, depth=len(key))
+            g.add_node(
+                key,
+                state=node.state,
+                visits=node.visits,
+                score=node.score,
+                mean_value=node.mean_value,
+                win_probability=node.win_probability,
+                ucb=node.ucb(self.c) if node.parent is not None else float("nan"),
+                mover=node.mover,
+                depth=len(key),
+            )
             if node.parent is not None:
                 g.add_edge(key[:-1], key, move=node.move)
             if max_depth is not None and len(key) >= max_depth:
@@ -258,7 +275,7 @@ class MCTS:
         return g
 
 
-def winner_of(game: Game, state: State) -> Optional[int]:
+def winner_of(game: Game, state: State) -> int | None:
     """0 or 1 for the player who won at terminal `state`, None for a draw."""
     u0 = game.utility(state, 0)
     u1 = game.utility(state, 1)
@@ -284,11 +301,11 @@ def check_budget(iterations: Any, seconds: Any) -> tuple:
     """Validate a search budget: exactly one of a positive iteration count or seconds."""
     if (iterations is None) == (seconds is None):
         raise ValueError("give exactly one budget: iterations=<whole number >= 1> or seconds=<number > 0>")
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                   or iterations < 1):
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
         raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
-    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                or not seconds > 0 or math.isinf(seconds)):
+    if seconds is not None and (
+        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0 or math.isinf(seconds)
+    ):
         raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
     return iterations, seconds
 
@@ -299,8 +316,14 @@ class MCTSPlayer:
     Its random generator lives across moves, so a whole game is repeatable from `seed`.
     """
 
-    def __init__(self, iterations: int = 1000, c: float = math.sqrt(2), rollout: RolloutPolicy = random_rollout,
-                 seed: int | None = None, name: str | None = None):
+    def __init__(
+        self,
+        iterations: int = 1000,
+        c: float = math.sqrt(2),
+        rollout: RolloutPolicy = random_rollout,
+        seed: int | None = None,
+        name: str | None = None,
+    ):
         check_budget(iterations, None)
         check_rollout(rollout)
         self.iterations = iterations
@@ -308,7 +331,7 @@ class MCTSPlayer:
         self.rollout = rollout
         self.rng = random.Random(seed)
         self.name = name or f"MCTS({iterations})"
-        self.last: Optional[MCTS] = None  # the search behind the last move, for inspection
+        self.last: MCTS | None = None  # the search behind the last move, for inspection
 
     def __call__(self, game: Game, state: State) -> Move:
         search = MCTS(game, c=self.c, rollout=self.rollout, seed=self.rng.getrandbits(32))
@@ -317,8 +340,14 @@ class MCTSPlayer:
         return move
 
 
-def estimate_history(game: Game, state: State, iterations: int, c: float = math.sqrt(2),
-                     seed: int | None = None, rollout: RolloutPolicy = random_rollout) -> Dict[Move, list]:
+def estimate_history(
+    game: Game,
+    state: State,
+    iterations: int,
+    c: float = math.sqrt(2),
+    seed: int | None = None,
+    rollout: RolloutPolicy = random_rollout,
+) -> dict[Move, list]:
     """Win-probability estimate of every root move after each iteration (NaN before its first visit).
 
     The source's figures 1 and 2 as a time series: how the estimates p1, p2, p3 form.
@@ -326,7 +355,7 @@ def estimate_history(game: Game, state: State, iterations: int, c: float = math.
     check_budget(iterations, None)
     search = MCTS(game, c=c, rollout=rollout, seed=seed)
     root = search.new_root(state)
-    history: Dict[Move, list] = {m: [] for m in game.legal_moves(state)}
+    history: dict[Move, list] = {m: [] for m in game.legal_moves(state)}
     for _ in range(iterations):
         search.iterate()
         seen = {ch.move: ch for ch in root.children}

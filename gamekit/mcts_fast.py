@@ -13,15 +13,15 @@ and the same number of iterations both versions build trees with the same visits
 at every root move, because they expand moves in the same order, draw the same random
 numbers for the rollouts, break UCB ties the same way and compute UCB1 with the same formula.
 """
+
 from __future__ import annotations
 
 import math
 import random
 import time
-from typing import List
 
-from .mcts import check_budget, check_exploration
 from .games.tictactoe import EMPTY, LINES, O, X
+from .mcts import check_budget, check_exploration
 
 _LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
 #: WINS[bits] is True when the squares in `bits` contain a full line.
@@ -64,11 +64,11 @@ class FastTicTacToeMCTS:
         self.xb, self.ob, self.to_move, self.status = [xb], [ob], [to_move], [status]
         self.visits = [0]  # only the root's count is kept here; a child's is its edge count
         self.untried = [list(EMPTIES[xb | ob])]
-        self.child_nodes: List[list] = [[]]  # node ids of the children, in expansion order
-        self.child_moves: List[list] = [[]]
-        self.child_visits: List[list] = [[]]  # parallel to child_nodes
-        self.child_score: List[list] = [[]]
-        self.child_mean: List[list] = [[]]  # child_score / child_visits, kept up to date
+        self.child_nodes: list[list] = [[]]  # node ids of the children, in expansion order
+        self.child_moves: list[list] = [[]]
+        self.child_visits: list[list] = [[]]  # parallel to child_nodes
+        self.child_score: list[list] = [[]]
+        self.child_mean: list[list] = [[]]  # child_score / child_visits, kept up to date
 
     def search(self, board, iterations: int | None = None, seconds: float | None = None) -> int:
         """Grow a fresh tree from `board` for the budget; return the most visited square."""
@@ -129,11 +129,22 @@ class FastTicTacToeMCTS:
                     ob |= 1 << move
                     status = 1 if wins[ob] else (_DRAW if xb | ob == FULL else -1)
                 child = len(TM)
-                XB.append(xb); OB.append(ob); TM.append(1 - p); ST.append(status)
+                XB.append(xb)
+                OB.append(ob)
+                TM.append(1 - p)
+                ST.append(status)
                 UN.append([] if status != -1 else list(empties[xb | ob]))
-                CN.append([]); CM.append([]); CV.append([]); CS.append([]); CQ.append([])
+                CN.append([])
+                CM.append([])
+                CV.append([])
+                CS.append([])
+                CQ.append([])
                 cv, cs, cq = CV[node], CS[node], CQ[node]
-                CN[node].append(child); CM[node].append(move); cv.append(0); cs.append(0.0); cq.append(0.0)
+                CN[node].append(child)
+                CM[node].append(move)
+                cv.append(0)
+                cs.append(0.0)
+                cq.append(0.0)
                 edges.append((cv, cs, cq, len(cv) - 1, p))
                 node = child
             # 3. rollout with uniformly random moves (X and O moves unrolled)
@@ -178,8 +189,9 @@ class FastTicTacToeMCTS:
 class FastTicTacToePlayer:
     """A TicTacToe player running `FastTicTacToeMCTS` for `iterations` per move."""
 
-    def __init__(self, iterations: int = 2000, c: float = math.sqrt(2), seed: int | None = None,
-                 name: str | None = None):
+    def __init__(
+        self, iterations: int = 2000, c: float = math.sqrt(2), seed: int | None = None, name: str | None = None
+    ):
         check_budget(iterations, None)
         self.iterations = iterations
         self.search = FastTicTacToeMCTS(c=c, seed=seed)

@@ -4,9 +4,11 @@ A player is a callable `player(game, state) -> move`. The classes here carry the
 random generator, seeded through an argument, so every game they play can be replayed.
 Plain functions with that signature are players too.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Dict
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -43,9 +45,9 @@ class PerfectPlayer:
 
     def __init__(self, name: str = "perfect"):
         self.name = name
-        self._values: Dict[Any, Dict[State, float]] = {}
+        self._values: dict[Any, dict[State, float]] = {}
 
-    def values(self, game: Game, state: State) -> Dict[State, float]:
+    def values(self, game: Game, state: State) -> dict[State, float]:
         table = self._values.setdefault(id(game), {})
         if state not in table:
             table.update(solve(game, state))
@@ -88,8 +90,14 @@ class SmartRandomPlayer:
 class MixedPlayer:
     """With probability p plays like `optimal`, otherwise like `other` (the source's mixed strategy)."""
 
-    def __init__(self, p: float, seed: int | None = None, optimal: PlayerFn | None = None,
-                 other: PlayerFn | None = None, name: str | None = None):
+    def __init__(
+        self,
+        p: float,
+        seed: int | None = None,
+        optimal: PlayerFn | None = None,
+        other: PlayerFn | None = None,
+        name: str | None = None,
+    ):
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
             raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
         self.p = float(p)
@@ -106,6 +114,7 @@ class MixedPlayer:
 
 # --- chapter 3: players that trust counts of games (the German source's TicTacToe players) ---
 
+
 class RawCountPlayer:
     """The source's first "optimal" player, as far as its text describes it: it trusts raw counts.
 
@@ -118,9 +127,9 @@ class RawCountPlayer:
 
     def __init__(self, name: str = "raw counts"):
         self.name = name
-        self._memo: Dict[Any, dict] = {}
+        self._memo: dict[Any, dict] = {}
 
-    def scores(self, game: Game, state: State) -> Dict[Move, float]:
+    def scores(self, game: Game, state: State) -> dict[Move, float]:
         """The score of every legal move, in legal-move order."""
         from .counting import count_outcomes
 
@@ -148,16 +157,15 @@ class LossAversePlayer:
 
     def __init__(self, name: str = "1 − P(lose)"):
         self.name = name
-        self._memo: Dict[Any, dict] = {}
+        self._memo: dict[Any, dict] = {}
 
-    def chances(self, game: Game, state: State) -> Dict[Move, Any]:
+    def chances(self, game: Game, state: State) -> dict[Move, Any]:
         """1 − P(lose) for every legal move (exact fractions), in legal-move order."""
         from .counting import outcome_probabilities
 
         memo = self._memo.setdefault(game, {})
         me = game.to_move(state)
-        return {m: 1 - outcome_probabilities(game, game.play(state, m), memo).lose(me)
-                for m in game.legal_moves(state)}
+        return {m: 1 - outcome_probabilities(game, game.play(state, m), memo).lose(me) for m in game.legal_moves(state)}
 
     def __call__(self, game: Game, state: State) -> Move:
         chances = self.chances(game, state)

@@ -6,9 +6,11 @@ memoised, stored in transposition tables and used as graph nodes without any ext
 Values reported to the reader are from player 0's (MAX's) point of view unless a
 function says otherwise.
 """
+
 from __future__ import annotations
 
-from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 State = Hashable
 Move = Hashable

@@ -28,6 +28,7 @@ equivalent for the player to move (same moves, same outcomes). For Nim the cours
 
 The JSON file format (`save` / `load`) is documented in `QLearner.save`.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,9 +36,10 @@ import math
 import random
 import time
 import weakref
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Hashable, List, Sequence
+from typing import Any
 
 from .protocol import Game, Move, State, check_game
 from .solve import solve
@@ -48,6 +50,7 @@ FORMAT_VERSION = 1
 
 
 # --- state encodings ------------------------------------------------------------------------
+
 
 def identity_key(state: State) -> Hashable:
     """The state itself as the table key (any game)."""
@@ -64,8 +67,10 @@ def sorted_pile_key(state: State) -> tuple:
     return tuple(sorted(state.piles))
 
 
-ENCODINGS: Dict[str, Callable[[State], Hashable]] = {
-    "state": identity_key, "plain": pile_key, "sorted": sorted_pile_key,
+ENCODINGS: dict[str, Callable[[State], Hashable]] = {
+    "state": identity_key,
+    "plain": pile_key,
+    "sorted": sorted_pile_key,
 }
 
 
@@ -82,26 +87,26 @@ def _encoding(game: Game, encoding: str | Callable | None) -> tuple[str, Callabl
 
 
 def _check_number(name: str, value: Any, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) \
-            or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or not low <= value <= high:
         raise ValueError(f"{name} must be a number between {low:g} and {high:g}, got {value!r}")
     return float(value)
 
 
 # --- the table layout -------------------------------------------------------------------------
 
+
 class _Tables:
     """Every position reachable from the start, by key, with its actions, successors and rewards."""
 
     def __init__(self, game: Game, key: Callable[[State], Hashable]):
-        self.keys: List[Hashable] = []
-        self.index: Dict[Hashable, int] = {}
-        self.reps: List[State] = []          # one real state per key (the first one met)
-        self.moves: List[List[Move]] = []    # the representative's moves, one per distinct successor key
-        self.succ: List[List[int]] = []      # successor index per action
-        self.reward: List[List[float]] = []  # mover's utility if the action ends the game, else 0
-        self.ends: List[List[bool]] = []     # does the action end the game?
-        self.action_of: List[Dict[Hashable, int]] = []  # successor key -> action index
+        self.keys: list[Hashable] = []
+        self.index: dict[Hashable, int] = {}
+        self.reps: list[State] = []  # one real state per key (the first one met)
+        self.moves: list[list[Move]] = []  # the representative's moves, one per distinct successor key
+        self.succ: list[list[int]] = []  # successor index per action
+        self.reward: list[list[float]] = []  # mover's utility if the action ends the game, else 0
+        self.ends: list[list[bool]] = []  # does the action end the game?
+        self.action_of: list[dict[Hashable, int]] = []  # successor key -> action index
         todo = [game.initial_state()]
         self._add(key(todo[0]), todo[0])
         while todo:
@@ -136,6 +141,7 @@ class _Tables:
 
 # --- results ----------------------------------------------------------------------------------
 
+
 @dataclass
 class TrainingResult:
     """What one call of `QLearner.train` did: episodes, seconds, and the learning curve if recorded.
@@ -147,7 +153,7 @@ class TrainingResult:
     episodes: int
     seconds: float
     positions: int = 0
-    curve: List[tuple] = field(default_factory=list)
+    curve: list[tuple] = field(default_factory=list)
     perfect_at: int | None = None
 
     @property
@@ -166,8 +172,8 @@ class WinningPositions:
     def __init__(self, game: Game, key: Callable[[State], Hashable] | str | None = None):
         _, key = _encoding(game, key)
         values = solve(game)
-        self.states: List[State] = []
-        self.winning: List[List[Move]] = []
+        self.states: list[State] = []
+        self.winning: list[list[Move]] = []
         seen = set()
         for s, v in values.items():
             if game.is_terminal(s):
@@ -180,12 +186,12 @@ class WinningPositions:
             self.states.append(s)
             self.winning.append([m for m in game.legal_moves(s) if sign * values[game.play(s, m)] == sign * v])
         self.game = game
-        self._compiled: "weakref.WeakKeyDictionary[QLearner, list]" = weakref.WeakKeyDictionary()
+        self._compiled: weakref.WeakKeyDictionary[QLearner, list] = weakref.WeakKeyDictionary()
 
     def __len__(self) -> int:
         return len(self.states)
 
-    def score(self, learner: "QLearner") -> int:
+    def score(self, learner: QLearner) -> int:
         """In how many of these positions the learner's greedy action is a winning move.
 
         The greedy action is the table's: highest Q-value, first in table order on ties (for the
@@ -197,7 +203,7 @@ class WinningPositions:
         Q = learner.Q
         return sum(1 for i, good in rows if Q[i].index(max(Q[i])) in good)
 
-    def _compile(self, learner: "QLearner") -> list:
+    def _compile(self, learner: QLearner) -> list:
         T, key, game = learner.tables, learner.key, self.game
         rows = []
         for s, moves in zip(self.states, self.winning):
@@ -208,6 +214,7 @@ class WinningPositions:
 
 # --- the learner ------------------------------------------------------------------------------
 
+
 class QLearner:
     """Tabular Q-learning by self-play with one shared table of values from the mover's view.
 
@@ -217,9 +224,17 @@ class QLearner:
     encoding: "plain", "sorted" (Nim), "state", or a function state -> key.
     """
 
-    def __init__(self, game: Game, alpha: float = 0.5, gamma: float = 0.9, epsilon: float = 0.5,
-                 seed: int | None = None, target: str = "negamax", encoding: str | Callable | None = None,
-                 reward: float = 1.0):
+    def __init__(
+        self,
+        game: Game,
+        alpha: float = 0.5,
+        gamma: float = 0.9,
+        epsilon: float = 0.5,
+        seed: int | None = None,
+        target: str = "negamax",
+        encoding: str | Callable | None = None,
+        reward: float = 1.0,
+    ):
         check_game(game)
         if target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
@@ -233,12 +248,14 @@ class QLearner:
         self.encoding, self.key = _encoding(game, encoding)
         self.rng = random.Random(seed)
         self.tables = _Tables(game, self.key)
-        self.Q: List[List[float]] = [[0.0] * len(m) for m in self.tables.moves]
+        self.Q: list[list[float]] = [[0.0] * len(m) for m in self.tables.moves]
         self.episodes = 0
 
     def __repr__(self) -> str:
-        return (f"QLearner({self.game!r}, target={self.target!r}, alpha={self.alpha:g}, gamma={self.gamma:g}, "
-                f"epsilon={self.epsilon:g}, encoding={self.encoding!r}, episodes={self.episodes})")
+        return (
+            f"QLearner({self.game!r}, target={self.target!r}, alpha={self.alpha:g}, gamma={self.gamma:g}, "
+            f"epsilon={self.epsilon:g}, encoding={self.encoding!r}, episodes={self.episodes})"
+        )
 
     # -- inspection --
     @property
@@ -252,7 +269,7 @@ class QLearner:
             raise ValueError(f"{state!r} is not reachable from the start of {self.game!r}, so it has no Q-values")
         return self.tables.index[k]
 
-    def q_values(self, state: State) -> Dict[Move, float]:
+    def q_values(self, state: State) -> dict[Move, float]:
         """The Q-value of every legal move in `state`, for the player to move, in legal-move order."""
         i = self._row(state)
         game, key, act = self.game, self.key, self.tables.action_of[i]
@@ -265,13 +282,19 @@ class QLearner:
             raise ValueError(f"{state!r} is terminal: there is no move to choose")
         return max(qs, key=qs.get)
 
-    def player(self, name: str = "Q-learner") -> "QPlayer":
+    def player(self, name: str = "Q-learner") -> QPlayer:
         """A player (for `play_game`, `tournament`) that always plays the greedy move."""
         return QPlayer(self, name)
 
     # -- learning --
-    def train(self, episodes: int, progress: bool = True, record_every: int = 0,
-              positions: WinningPositions | None = None, stop_when_perfect: bool = False) -> TrainingResult:
+    def train(
+        self,
+        episodes: int,
+        progress: bool = True,
+        record_every: int = 0,
+        positions: WinningPositions | None = None,
+        stop_when_perfect: bool = False,
+    ) -> TrainingResult:
         """Play `episodes` games against itself from the start, updating the table after each move.
 
         With `record_every` > 0 the learning curve is recorded: every that many episodes, how many
@@ -292,6 +315,7 @@ class QLearner:
         bar = None
         if progress:
             from tqdm.auto import tqdm
+
             bar = tqdm(total=episodes, desc=f"Q-learning ({self.target})")
         t0 = time.perf_counter()
         if record_every and self.episodes == 0:
@@ -318,7 +342,7 @@ class QLearner:
             bar.close()
         return result
 
-    def _choose(self, q: List[float]) -> int:
+    def _choose(self, q: list[float]) -> int:
         if self.epsilon and self.rng.random() < self.epsilon:
             return self.rng.randrange(len(q))
         return q.index(max(q))
@@ -341,7 +365,7 @@ class QLearner:
         """One self-play game with the source's scheme: each player's previous move is updated
         when it is that player's turn again; the last move and the winner's last move get the rewards."""
         T, Q, alpha, gamma, R = self.tables, self.Q, self.alpha, self.gamma, self.reward
-        last: List[tuple | None] = [None, None]  # per seat: (row, action) of its previous move
+        last: list[tuple | None] = [None, None]  # per seat: (row, action) of its previous move
         i, p = 0, 0
         while True:
             j = self._choose(Q[i])
@@ -349,12 +373,12 @@ class QLearner:
             k = T.succ[i][j]
             if T.ends[i][j]:
                 r = R * T.reward[i][j]
-                Q[i][j] += alpha * (r - Q[i][j])            # the mover's final move: its own reward
-                if last[1 - p] is not None:                  # the opponent's last move: the other reward
+                Q[i][j] += alpha * (r - Q[i][j])  # the mover's final move: its own reward
+                if last[1 - p] is not None:  # the opponent's last move: the other reward
                     oi, oj = last[1 - p]
                     Q[oi][oj] += alpha * (-r - Q[oi][oj])
                 return
-            if last[1 - p] is not None:                      # the opponent is to move again now
+            if last[1 - p] is not None:  # the opponent is to move again now
                 oi, oj = last[1 - p]
                 Q[oi][oj] += alpha * (gamma * max(Q[k]) - Q[oi][oj])
             i, p = k, 1 - p
@@ -364,11 +388,17 @@ class QLearner:
         """The table as JSON-ready data (see `save` for the format)."""
         T = self.tables
         return {
-            "format": FORMAT, "version": FORMAT_VERSION, "game": repr(self.game), "encoding": self.encoding,
-            "target": self.target, "alpha": self.alpha, "gamma": self.gamma, "epsilon": self.epsilon,
-            "reward": self.reward, "episodes": self.episodes,
-            "table": {repr(k): {repr(m): q for m, q in zip(T.moves[i], self.Q[i])}
-                      for i, k in enumerate(T.keys)},
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "game": repr(self.game),
+            "encoding": self.encoding,
+            "target": self.target,
+            "alpha": self.alpha,
+            "gamma": self.gamma,
+            "epsilon": self.epsilon,
+            "reward": self.reward,
+            "episodes": self.episodes,
+            "table": {repr(k): {repr(m): q for m, q in zip(T.moves[i], self.Q[i])} for i, k in enumerate(T.keys)},
         }
 
     def save(self, path: str | Path) -> None:
@@ -382,7 +412,7 @@ class QLearner:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path, game: Game, seed: int | None = None) -> "QLearner":
+    def load(cls, path: str | Path, game: Game, seed: int | None = None) -> QLearner:
         """Read a table written by `save` for `game`; a clear ValueError if the file is corrupt or
         belongs to another game, encoding or table layout."""
         try:
@@ -392,35 +422,52 @@ class QLearner:
         return cls.from_dict(data, game, seed, source=str(path))
 
     @classmethod
-    def from_dict(cls, data: Any, game: Game, seed: int | None = None, source: str = "data") -> "QLearner":
+    def from_dict(cls, data: Any, game: Game, seed: int | None = None, source: str = "data") -> QLearner:
         """Rebuild a learner from `to_dict` data (validated as `load` describes)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"{source} is not a Q-table file: it lacks \"format\": \"{FORMAT}\"")
+            raise ValueError(f'{source} is not a Q-table file: it lacks "format": "{FORMAT}"')
         if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{source} has Q-table version {data.get('version')!r}; this gamekit reads {FORMAT_VERSION}")
+            raise ValueError(
+                f"{source} has Q-table version {data.get('version')!r}; this gamekit reads {FORMAT_VERSION}"
+            )
         if data.get("game") != repr(game):
             raise ValueError(f"{source} holds a table for {data.get('game')}, not for {game!r}")
-        missing = [k for k in ("encoding", "target", "alpha", "gamma", "epsilon", "reward", "episodes", "table")
-                   if k not in data]
+        missing = [
+            k
+            for k in ("encoding", "target", "alpha", "gamma", "epsilon", "reward", "episodes", "table")
+            if k not in data
+        ]
         if missing:
             raise ValueError(f"{source} is a corrupt Q-table file: it lacks {', '.join(missing)}")
         if data["encoding"] not in ENCODINGS:
             raise ValueError(f"{source} uses encoding {data['encoding']!r}; only {sorted(ENCODINGS)} can be loaded")
-        learner = cls(game, alpha=data["alpha"], gamma=data["gamma"], epsilon=data["epsilon"], seed=seed,
-                      target=data["target"], encoding=data["encoding"], reward=data["reward"])
+        learner = cls(
+            game,
+            alpha=data["alpha"],
+            gamma=data["gamma"],
+            epsilon=data["epsilon"],
+            seed=seed,
+            target=data["target"],
+            encoding=data["encoding"],
+            reward=data["reward"],
+        )
         table, T = data["table"], learner.tables
         expected = {repr(k) for k in T.keys}
         if not isinstance(table, dict) or set(table) != expected:
             extra = sorted(set(table) - expected)[:3] if isinstance(table, dict) else []
-            raise ValueError(f"{source} does not match {game!r} with encoding {data['encoding']!r}: "
-                             f"it has {len(table) if isinstance(table, dict) else 'no'} positions, expected "
-                             f"{len(expected)}" + (f" (unknown: {', '.join(extra)})" if extra else ""))
+            raise ValueError(
+                f"{source} does not match {game!r} with encoding {data['encoding']!r}: "
+                f"it has {len(table) if isinstance(table, dict) else 'no'} positions, expected "
+                f"{len(expected)}" + (f" (unknown: {', '.join(extra)})" if extra else "")
+            )
         for i, k in enumerate(T.keys):
             row = table[repr(k)]
             names = [repr(m) for m in T.moves[i]]
             if not isinstance(row, dict) or set(row) != set(names):
-                raise ValueError(f"{source}: the actions of position {k!r} do not match the game "
-                                 f"(expected {', '.join(names) or 'none'})")
+                raise ValueError(
+                    f"{source}: the actions of position {k!r} do not match the game "
+                    f"(expected {', '.join(names) or 'none'})"
+                )
             for n in names:
                 v = row[n]
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -433,11 +480,13 @@ class QLearner:
         return learner
 
 
-def seed_learner(game: Game, seed: int | None = None, encoding: str | Callable | None = None,
-                 epsilon: float = 0.1) -> QLearner:
+def seed_learner(
+    game: Game, seed: int | None = None, encoding: str | Callable | None = None, epsilon: float = 0.1
+) -> QLearner:
     """The source's learner: its update scheme, rewards +-100, gamma 0.8, alpha 0.1, epsilon 0.1."""
-    return QLearner(game, alpha=0.1, gamma=0.8, epsilon=epsilon, seed=seed, target="seed",
-                    encoding=encoding, reward=100.0)
+    return QLearner(
+        game, alpha=0.1, gamma=0.8, epsilon=epsilon, seed=seed, target="seed", encoding=encoding, reward=100.0
+    )
 
 
 class QPlayer:
@@ -448,7 +497,6 @@ class QPlayer:
 
     def __call__(self, game: Game, state: State) -> Move:
         return self.learner.best_move(state)
-
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -464,8 +512,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     from .games.nim import Nim
 
-    ap = argparse.ArgumentParser(prog="python scripts/make_qtable.py", description=main.__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python scripts/make_qtable.py",
+        description=main.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--piles", type=int, nargs="+", default=[3, 5, 7], help="pile sizes, whole numbers >= 0")
     ap.add_argument("--misere", action="store_true", help="whoever takes the last stick loses")
     ap.add_argument("--episodes", type=int, default=20_000, help="self-play games (>= 0)")
@@ -487,8 +538,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     result = learner.train(args.episodes, progress=False)
     learner.save(args.out)
     wp = WinningPositions(game)
-    print(f"{learner!r}: {result.seconds:.2f} s; greedy move wins in {wp.score(learner)} of "
-          f"{len(wp)} winning positions; saved to {args.out}")
+    print(
+        f"{learner!r}: {result.seconds:.2f} s; greedy move wins in {wp.score(learner)} of "
+        f"{len(wp)} winning positions; saved to {args.out}"
+    )
 
 
 if __name__ == "__main__":

@@ -21,12 +21,14 @@ the window edge. With the default window (-inf, +inf) the value is always exact.
 The searches are recursive, like the pseudocode they follow, so a game may be at most a few
 hundred plies deep (Python's recursion limit); for deeper games use `gamekit.solve`.
 """
+
 from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -68,8 +70,10 @@ class SearchResult:
 
     def __str__(self) -> str:
         b = "" if self.bound == EXACT else f" ({self.bound} bound)"
-        return (f"value {self.value:g}{b}, move {self.move!r}, {self.nodes:,} nodes, {self.leaves:,} leaves, "
-                f"{self.cutoffs:,} cutoffs, {self.table_hits:,} table hits")
+        return (
+            f"value {self.value:g}{b}, move {self.move!r}, {self.nodes:,} nodes, {self.leaves:,} leaves, "
+            f"{self.cutoffs:,} cutoffs, {self.table_hits:,} table hits"
+        )
 
 
 class _Counts:
@@ -80,6 +84,7 @@ class _Counts:
 
 
 # --- validation ------------------------------------------------------------------------------
+
 
 def _check_depth(depth: Any) -> int | None:
     if depth is None:
@@ -95,16 +100,20 @@ def _check_evaluate(evaluate: Any, depth: int | None) -> Evaluate | None:
     if evaluate is not None and not callable(evaluate):
         raise TypeError(f"evaluate must be a function evaluate(game, state) -> number, got {evaluate!r}")
     if depth is not None and evaluate is None:
-        raise ValueError(f"depth={depth} needs evaluate(game, state) -> number (player 0's view) for the "
-                         f"positions at the depth limit; pass depth=None to search to the end")
+        raise ValueError(
+            f"depth={depth} needs evaluate(game, state) -> number (player 0's view) for the "
+            f"positions at the depth limit; pass depth=None to search to the end"
+        )
     return evaluate
 
 
 def _checked_eval(evaluate: Evaluate, game: Game, state: State) -> float:
     v = evaluate(game, state)
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        raise TypeError(f"evaluate must return a number (player 0's view), but it returned {v!r} "
-                        f"({type(v).__name__}) for the state {state!r}")
+        raise TypeError(
+            f"evaluate must return a number (player 0's view), but it returned {v!r} "
+            f"({type(v).__name__}) for the state {state!r}"
+        )
     if math.isnan(v):
         raise ValueError(f"evaluate returned NaN for the state {state!r}; it must return a real number")
     return v
@@ -126,8 +135,10 @@ def _root(game: Game, state: State | None) -> State:
 
 # --- minimax ---------------------------------------------------------------------------------
 
-def minimax(game: Game, state: State | None = None, depth: int | None = None,
-            evaluate: Evaluate | None = None) -> SearchResult:
+
+def minimax(
+    game: Game, state: State | None = None, depth: int | None = None, evaluate: Evaluate | None = None
+) -> SearchResult:
     """The minimax value of `state` by plain depth-first recursion over the game *tree*.
 
     The definition executed: a terminal position is worth its utility, a position at the
@@ -175,6 +186,7 @@ def _moves(game: Game, s: State) -> Sequence[Move]:
 
 # --- transposition table ---------------------------------------------------------------------
 
+
 class Entry(NamedTuple):
     """One stored search result: the depth searched, the value and what kind of value it is."""
 
@@ -196,7 +208,7 @@ class TranspositionTable:
     """
 
     def __init__(self) -> None:
-        self.entries: Dict[State, Entry] = {}
+        self.entries: dict[State, Entry] = {}
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -216,10 +228,17 @@ class TranspositionTable:
 
 # --- alpha-beta ------------------------------------------------------------------------------
 
-def alphabeta(game: Game, state: State | None = None, depth: int | None = None,
-              evaluate: Evaluate | None = None, order: Order | None = None,
-              table: TranspositionTable | None = None,
-              alpha: float = -INF, beta: float = INF) -> SearchResult:
+
+def alphabeta(
+    game: Game,
+    state: State | None = None,
+    depth: int | None = None,
+    evaluate: Evaluate | None = None,
+    order: Order | None = None,
+    table: TranspositionTable | None = None,
+    alpha: float = -INF,
+    beta: float = INF,
+) -> SearchResult:
     """Minimax with alpha-beta pruning (fail-soft): the same value, far fewer nodes.
 
     alpha is the value MAX is already sure of on the path to a node, beta the value MIN is
@@ -240,8 +259,7 @@ def alphabeta(game: Game, state: State | None = None, depth: int | None = None,
     c = _Counts()
     v, pv = _alphabeta(game, s0, depth, alpha, beta, evaluate, order, table, c)
     bound = UPPER if v <= alpha else LOWER if v >= beta else EXACT
-    return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, c.hits,
-                        c.horizon, depth, bound)
+    return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, c.hits, c.horizon, depth, bound)
 
 
 def _alphabeta(game, s0, depth, alpha, beta, evaluate, order, table, c):
@@ -308,8 +326,9 @@ def _ordered(game: Game, s: State, order: Order | None, hint: Move | None) -> Se
     if order is not None:
         ordered = list(order(game, s, moves))
         if order not in _TRUSTED and (len(ordered) != len(moves) or set(ordered) != set(moves)):
-            raise ValueError(f"order must return the same moves in some order; for {s!r} it turned "
-                             f"{list(moves)!r} into {ordered!r}")
+            raise ValueError(
+                f"order must return the same moves in some order; for {s!r} it turned {list(moves)!r} into {ordered!r}"
+            )
         moves = ordered
     if hint is not None and moves[0] != hint and hint in moves:
         moves = [hint] + [m for m in moves if m != hint]
@@ -317,6 +336,7 @@ def _ordered(game: Game, s: State, order: Order | None, hint: Move | None) -> Se
 
 
 # --- move orders -----------------------------------------------------------------------------
+
 
 def random_order(seed: int | None = None) -> Order:
     """A move order that shuffles the moves (seeded, so every run is the same)."""
@@ -331,6 +351,7 @@ def random_order(seed: int | None = None) -> Order:
 
 def heuristic_order(evaluate: Evaluate) -> Order:
     """Best-looking moves first: a win at once, then by `evaluate` of the position after the move."""
+
     def order(game: Game, state: State, moves: Sequence[Move]) -> list:
         sign = 1 if game.to_move(state) == 0 else -1
 
@@ -352,7 +373,7 @@ def lines_order(game: Game, state: Sequence[str], moves: Sequence[int]) -> list:
     return sorted(moves, key=_LINES_THROUGH.__getitem__)
 
 
-def _lines_through() -> Dict[int, int]:
+def _lines_through() -> dict[int, int]:
     from .games.tictactoe import LINES
 
     counts = {i: sum(i in line for line in LINES) for i in range(9)}
@@ -381,14 +402,20 @@ def oracle_order(game: Game, state: State | None = None) -> Order:
 
 # --- iterative deepening -----------------------------------------------------------------------
 
+
 def _no_estimate(game: Game, state: State) -> float:
     """The horizon estimate of iterative deepening without a heuristic: 'unknown' = 0."""
     return 0.0
 
 
-def iterative_deepening(game: Game, state: State | None = None, max_depth: int | None = None,
-                        evaluate: Evaluate | None = None, order: Order | None = None,
-                        table: TranspositionTable | None = None) -> SearchResult:
+def iterative_deepening(
+    game: Game,
+    state: State | None = None,
+    max_depth: int | None = None,
+    evaluate: Evaluate | None = None,
+    order: Order | None = None,
+    table: TranspositionTable | None = None,
+) -> SearchResult:
     """Alpha-beta to depth 1, 2, 3, ... sharing one table, so each search tries first the
     best moves the previous one found.
 
@@ -411,12 +438,24 @@ def iterative_deepening(game: Game, state: State | None = None, max_depth: int |
         if r.horizon == 0:
             break
     last = runs[-1] if runs else alphabeta(game, s0, 0, evaluate)
-    tot = lambda name: sum(getattr(r, name) for r in runs)  # noqa: E731
-    return SearchResult(last.value, last.move, last.pv, tot("nodes"), tot("leaves"), tot("cutoffs"),
-                        tot("table_hits"), last.horizon, last.depth, last.bound, tuple(runs))
+    tot = lambda name: sum(getattr(r, name) for r in runs)
+    return SearchResult(
+        last.value,
+        last.move,
+        last.pv,
+        tot("nodes"),
+        tot("leaves"),
+        tot("cutoffs"),
+        tot("table_hits"),
+        last.horizon,
+        last.depth,
+        last.bound,
+        tuple(runs),
+    )
 
 
 # --- heuristics ------------------------------------------------------------------------------
+
 
 def open_lines(board: Sequence[str], mark: str) -> int:
     """How many of TicTacToe's 8 lines `mark` could still complete (no opposing mark in them)."""
@@ -441,6 +480,7 @@ def h1_scaled(game: Game, state: Sequence[str]) -> float:
 
 # --- a player --------------------------------------------------------------------------------
 
+
 class SearchPlayer:
     """A player that moves by alpha-beta search with a table that persists across moves.
 
@@ -452,9 +492,14 @@ class SearchPlayer:
     Ties go to the first move found.
     """
 
-    def __init__(self, depth: int | None = None, evaluate: Evaluate | None = None,
-                 order: Order | None = None, name: str | None = None,
-                 bounds: tuple[float, float] | None = (-1.0, 1.0)):
+    def __init__(
+        self,
+        depth: int | None = None,
+        evaluate: Evaluate | None = None,
+        order: Order | None = None,
+        name: str | None = None,
+        bounds: tuple[float, float] | None = (-1.0, 1.0),
+    ):
         self.depth = _check_depth(depth)
         if self.depth == 0:
             raise ValueError("a player needs depth >= 1 (or None to search to the end); depth 0 sees no move")
@@ -467,7 +512,7 @@ class SearchPlayer:
             bounds = _check_window(*bounds)
         self.order, self.bounds = order, bounds
         self.name = name or ("perfect (alpha-beta)" if depth is None else f"alpha-beta depth {depth}")
-        self._tables: Dict[int, tuple[Game, TranspositionTable]] = {}
+        self._tables: dict[int, tuple[Game, TranspositionTable]] = {}
         self.last: SearchResult | None = None
 
     def table(self, game: Game) -> TranspositionTable:
@@ -483,8 +528,10 @@ class SearchPlayer:
         alpha, beta = self.bounds if use_bounds else (-INF, INF)
         r = alphabeta(game, state, self.depth, self.evaluate, self.order, self.table(game), alpha, beta)
         if use_bounds and not alpha <= r.value <= beta:
-            raise ValueError(f"{game!r} gave the value {r.value:g}, outside bounds={self.bounds}; "
-                             f"pass bounds=None (or the game's real utility range) to SearchPlayer")
+            raise ValueError(
+                f"{game!r} gave the value {r.value:g}, outside bounds={self.bounds}; "
+                f"pass bounds=None (or the game's real utility range) to SearchPlayer"
+            )
         self.last = r
         return r
 
@@ -498,6 +545,7 @@ AlphaBetaPlayer = SearchPlayer
 
 
 # --- a recorded alpha-beta run (the model behind the stepper widget) ------------------------
+
 
 @dataclass(frozen=True)
 class Step:
@@ -528,10 +576,10 @@ class AlphaBetaTrace:
     def __len__(self) -> int:
         return len(self.steps)
 
-    def window_at(self, k: int) -> Dict[tuple, tuple[float, float]]:
+    def window_at(self, k: int) -> dict[tuple, tuple[float, float]]:
         """(alpha, beta) of every node reached so far, as they stand after step k."""
-        out: Dict[tuple, tuple[float, float]] = {}
-        for st in self.steps[:k + 1]:
+        out: dict[tuple, tuple[float, float]] = {}
+        for st in self.steps[: k + 1]:
             out[st.node] = (st.alpha, st.beta)
         return out
 
@@ -540,8 +588,13 @@ def _fmt(x: float) -> str:
     return "+inf" if x == INF else "-inf" if x == -INF else f"{x:g}"
 
 
-def trace_alphabeta(game: Game, state: State | None = None, depth: int | None = None,
-                    evaluate: Evaluate | None = None, order: Order | None = None) -> AlphaBetaTrace:
+def trace_alphabeta(
+    game: Game,
+    state: State | None = None,
+    depth: int | None = None,
+    evaluate: Evaluate | None = None,
+    order: Order | None = None,
+) -> AlphaBetaTrace:
     """Run fail-soft alpha-beta (no table) and record every step with its alpha and beta.
 
     The same algorithm as `alphabeta`, instrumented; meant for small trees that a person
@@ -574,18 +627,30 @@ def trace_alphabeta(game: Game, state: State | None = None, depth: int | None = 
                 a = max(a, best)
             else:
                 b = min(b, best)
-            steps.append(Step("update", path, a, b, best,
-                              text=f"{who[game.to_move(s)]} node {path or 'root'} has seen {best:g}: "
-                                   f"alpha={_fmt(a)}, beta={_fmt(b)}"))
+            steps.append(
+                Step(
+                    "update",
+                    path,
+                    a,
+                    b,
+                    best,
+                    text=f"{who[game.to_move(s)]} node {path or 'root'} has seen {best:g}: "
+                    f"alpha={_fmt(a)}, beta={_fmt(b)}",
+                )
+            )
             if a >= b and i + 1 < len(moves):
                 c.cutoffs += 1
-                rest = tuple(path + (r,) for r in moves[i + 1:])
+                rest = tuple(path + (r,) for r in moves[i + 1 :])
                 if maximise:
-                    why = (f"MAX can get {best:g} here, but MIN already has a move above worth only "
-                           f"beta={_fmt(b)}, so MIN never lets play reach this node")
+                    why = (
+                        f"MAX can get {best:g} here, but MIN already has a move above worth only "
+                        f"beta={_fmt(b)}, so MIN never lets play reach this node"
+                    )
                 else:
-                    why = (f"MIN can hold this node to {best:g}, but MAX already has a move above worth "
-                           f"alpha={_fmt(a)}, so MAX never lets play reach this node")
+                    why = (
+                        f"MIN can hold this node to {best:g}, but MAX already has a move above worth "
+                        f"alpha={_fmt(a)}, so MAX never lets play reach this node"
+                    )
                 steps.append(Step("cut", path, a, b, best, rest, text=f"cut {len(rest)} move(s): {why}"))
                 break
             if a >= b:

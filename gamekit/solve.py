@@ -5,14 +5,13 @@
 explicit stack instead of recursion, so very deep games (a subtraction game from 100,000)
 need no special recursion limit. Later chapters reuse it for every game.
 """
-from __future__ import annotations
 
-from typing import Dict
+from __future__ import annotations
 
 from .protocol import Game, Move, State, check_game
 
 
-def solve(game: Game, state: State | None = None) -> Dict[State, float]:
+def solve(game: Game, state: State | None = None) -> dict[State, float]:
     """The exact minimax value of every position reachable from `state` (default: the start).
 
     Values are from player 0's (MAX's) point of view: +1 player 0 wins with best play by
@@ -21,7 +20,7 @@ def solve(game: Game, state: State | None = None) -> Dict[State, float]:
     """
     check_game(game)
     root = game.initial_state() if state is None else state
-    values: Dict[State, float] = {}
+    values: dict[State, float] = {}
     on_path: set = set()
     stack: list[tuple[State, bool]] = [(root, False)]
     while stack:
@@ -50,14 +49,14 @@ def solve(game: Game, state: State | None = None) -> Dict[State, float]:
     return values
 
 
-def move_values(game: Game, state: State, values: Dict[State, float] | None = None) -> Dict[Move, float]:
+def move_values(game: Game, state: State, values: dict[State, float] | None = None) -> dict[Move, float]:
     """The value (player 0's view) of each legal move in `state`, in legal-move order."""
     if values is None or state not in values:
         values = solve(game, state)
     return {m: values[game.play(state, m)] for m in game.legal_moves(state)}
 
 
-def best_moves(game: Game, state: State, values: Dict[State, float] | None = None) -> list[Move]:
+def best_moves(game: Game, state: State, values: dict[State, float] | None = None) -> list[Move]:
     """The moves that keep the best value for the player to move (all of them, in order)."""
     mv = move_values(game, state, values)
     sign = 1 if game.to_move(state) == 0 else -1

@@ -8,6 +8,7 @@ fragments, and reports each slide that still scrolls after the slides' own shrin
 75 %), or whose code is wider than its box; slides that fit only shrunk are listed as a warning. With --shots it saves one PNG per slide, to look at.
 Exit status 1 when a slide does not fit.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-import browser_support as bs  # noqa: E402
+import browser_support as bs
 
 MEASURE = """async () => {
   const R = await new Promise(done => require(['lib/reveal.js/dist/reveal.js'], done));
@@ -47,7 +48,9 @@ def slides_file(name: str) -> Path:
     folder = ROOT / "_build" / "slides"
     found = sorted(folder.glob(f"{name}*.slides.html")) if len(name) == 2 else [Path(name)]
     if not found or not found[0].exists():
-        raise SystemExit(f"no built slides for {name!r} in {folder}: run `python -m gamekit.course slides {name}` first")
+        raise SystemExit(
+            f"no built slides for {name!r} in {folder}: run `python -m gamekit.course slides {name}` first"
+        )
     return found[0]
 
 
@@ -69,11 +72,16 @@ def main() -> int:
         result = page.evaluate(MEASURE)
         bad = [r for r in result if r["scrolls"] or r["too_wide"] > 0]
         shrunk = [r for r in result if r["zoom"] < 1 and not r["scrolls"]]
-        print(f"{path.name}: {len(result)} slides, {len(bad)} do not fit a 1280x720 screen, "
-              f"{len(shrunk)} fit only shrunk (75-99 %)")
+        print(
+            f"{path.name}: {len(result)} slides, {len(bad)} do not fit a 1280x720 screen, "
+            f"{len(shrunk)} fit only shrunk (75-99 %)"
+        )
         for r in bad:
-            print(f"  DOES NOT FIT slide {r['h']}/{r['v']} '{r['title']}'"
-                  + (": scrolls" if r["scrolls"] else "") + (f", code {r['too_wide']}px too wide" if r["too_wide"] else ""))
+            print(
+                f"  DOES NOT FIT slide {r['h']}/{r['v']} '{r['title']}'"
+                + (": scrolls" if r["scrolls"] else "")
+                + (f", code {r['too_wide']}px too wide" if r["too_wide"] else "")
+            )
         for r in shrunk:
             print(f"  shrunk to {r['zoom']:.0%}: slide {r['h']}/{r['v']} '{r['title']}'")
         if args.shots:

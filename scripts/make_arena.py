@@ -7,6 +7,7 @@ win / draw / loss counts are the same on every run; the seconds per move depend 
 (`python -m gamekit.arena` runs the same code, but Python warns there: `import gamekit`
 has already imported `gamekit.arena` before runpy executes it as `__main__`.)
 """
+
 from gamekit.arena import main
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ Options: --episodes (default 20000), --seed (default 2026), --target negamax|nai
 (`python -m gamekit.qlearning` runs the same code, but Python warns there: `import gamekit` has
 already imported `gamekit.qlearning` before runpy executes it as `__main__`.)
 """
+
 from gamekit.qlearning import main
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 It has a title slide, a figure, a widget, speaker notes, math, a link and two exercises
 (one with a self-check), so slides, handouts and HTML can be checked in seconds.
 """
+
 from pathlib import Path
 
 import nbformat
@@ -24,8 +25,10 @@ def _solution(text):
 def sample_notebook() -> nbformat.NotebookNode:
     cells = [
         _md("# 99 A sample lesson\nWith a little math: $n \\bmod 8$.", "slide"),
-        _code("import matplotlib.pyplot as plt\nimport ipywidgets as widgets\nfrom gamekit import check\nSEED = 2026",
-              "skip"),
+        _code(
+            "import matplotlib.pyplot as plt\nimport ipywidgets as widgets\nfrom gamekit import check\nSEED = 2026",
+            "skip",
+        ),
         _md("## A figure", "slide"),
         _code("fig, ax = plt.subplots(figsize=(6, 3))\nax.bar(range(5), [3, 1, 4, 1, 5], color='#c0392b')\nplt.show()"),
         _md("Point at the tallest bar.", "notes"),
@@ -38,8 +41,9 @@ def sample_notebook() -> nbformat.NotebookNode:
         _solution("# Solution\nprint('The player to move cannot move.')"),
         _md("## References\n[nbconvert](https://nbconvert.readthedocs.io/)", "slide"),
     ]
-    return new_notebook(cells=cells, metadata={
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    return new_notebook(
+        cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    )
 
 
 def write_sample(folder: Path, name: str = "99-sample.ipynb") -> Path:

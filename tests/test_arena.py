@@ -1,4 +1,5 @@
 """The arena: round robins over games, seats, bookkeeping, ratings, and saving results."""
+
 import json
 import math
 import subprocess
@@ -8,8 +9,16 @@ from pathlib import Path
 import pytest
 
 from gamekit import (
-    MCTSPlayer, Nim, PerfectPlayer, RandomPlayer, SearchPlayer, SubtractionGame, TicTacToe, h1_scaled,
-    is_p_position, red_blue,
+    MCTSPlayer,
+    Nim,
+    PerfectPlayer,
+    RandomPlayer,
+    SearchPlayer,
+    SubtractionGame,
+    TicTacToe,
+    h1_scaled,
+    is_p_position,
+    red_blue,
 )
 from gamekit.arena import Arena, ArenaResult, GameTable, expected_score, fit_bradley_terry, fit_elo
 from gamekit.match import random_start
@@ -18,8 +27,13 @@ GPP = 6  # games per pair: both seats, three times each
 
 
 def small_arena() -> Arena:
-    arena = Arena(games={"ttt": TicTacToe(), "misere": Nim([2, 3], misere=True),
-                         "sub": (SubtractionGame(start=30), random_start(20, 50))})
+    arena = Arena(
+        games={
+            "ttt": TicTacToe(),
+            "misere": Nim([2, 3], misere=True),
+            "sub": (SubtractionGame(start=30), random_start(20, 50)),
+        }
+    )
     arena.enter("random", lambda s: RandomPlayer(seed=s))
     arena.enter("perfect", lambda s: PerfectPlayer())
     arena.enter("mcts", lambda s: MCTSPlayer(20, seed=s), games=["ttt", "misere"])
@@ -70,7 +84,9 @@ def test_perfect_player_is_never_beaten_where_the_game_allows(result):
 
 def test_perfect_wins_every_blue_start_of_the_subtraction_game():
     blue = [n for n in range(20, 51) if red_blue(50).colour(n) == "blue"]
-    arena = Arena(games={"sub": (SubtractionGame(start=30), lambda g, rng: g.state(blue[int(rng.integers(len(blue)))], 0))})
+    arena = Arena(
+        games={"sub": (SubtractionGame(start=30), lambda g, rng: g.state(blue[int(rng.integers(len(blue)))], 0))}
+    )
     arena.enter("random", lambda s: RandomPlayer(seed=s))
     arena.enter("perfect", lambda s: PerfectPlayer())
     t = arena.run(10, seed=3, progress=False)["sub"]
@@ -84,8 +100,12 @@ def test_a_pairing_does_not_depend_on_who_else_is_entered(result):
     arena.enter("mcts", lambda s: MCTSPlayer(20, seed=s))
     t, big = arena.run(GPP, seed=7, progress=False)["ttt"], result["ttt"]
     i, j = big.index("random"), big.index("mcts")
-    assert (t.wins[0][1], t.draws[0][1], t.losses[0][1], t.first_wins[0][1]) == \
-           (big.wins[i][j], big.draws[i][j], big.losses[i][j], big.first_wins[i][j])
+    assert (t.wins[0][1], t.draws[0][1], t.losses[0][1], t.first_wins[0][1]) == (
+        big.wins[i][j],
+        big.draws[i][j],
+        big.losses[i][j],
+        big.first_wins[i][j],
+    )
 
 
 def test_same_seed_same_results(result):
@@ -149,25 +169,35 @@ def test_save_and_load_round_trip(result, tmp_path):
     assert back.games_per_pair == GPP and back.seed == 7
     for g, t in result.tables.items():
         b = back[g]
-        assert (b.agents, b.wins, b.draws, b.losses, b.first, b.first_wins, b.moves) == \
-               (t.agents, t.wins, t.draws, t.losses, t.first, t.first_wins, t.moves)
+        assert (b.agents, b.wins, b.draws, b.losses, b.first, b.first_wins, b.moves) == (
+            t.agents,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.first,
+            t.first_wins,
+            t.moves,
+        )
         assert b.seconds == pytest.approx(t.seconds, abs=1e-6)
         assert back.ratings(g) == pytest.approx(result.ratings(g), abs=1e-3)
 
 
-@pytest.mark.parametrize("corrupt, message", [
-    (lambda d: d.update(format="something else"), "not an arena results file"),
-    (lambda d: d.update(version=99), "version"),
-    (lambda d: d.pop("games"), "lacks games"),
-    (lambda d: d.update(games_per_pair=0), "games_per_pair"),
-    (lambda d: d["games"]["ttt"].pop("draws"), "lacks draws"),
-    (lambda d: d["games"]["ttt"]["wins"][0].pop(), "4x4 matrix"),
-    (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, -1), "4x4 matrix"),
-    (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, d["games"]["ttt"]["wins"][0][1] + 1), "does not match"),
-    (lambda d: d["games"]["ttt"]["first"][0].__setitem__(1, 0), "seat counts"),
-    (lambda d: d["games"]["ttt"]["seconds"].__setitem__(0, "fast"), "seconds"),
-    (lambda d: d["games"]["ttt"].update(agents=["a", "a", "b", "c"]), "distinct"),
-])
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda d: d.update(format="something else"), "not an arena results file"),
+        (lambda d: d.update(version=99), "version"),
+        (lambda d: d.pop("games"), "lacks games"),
+        (lambda d: d.update(games_per_pair=0), "games_per_pair"),
+        (lambda d: d["games"]["ttt"].pop("draws"), "lacks draws"),
+        (lambda d: d["games"]["ttt"]["wins"][0].pop(), "4x4 matrix"),
+        (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, -1), "4x4 matrix"),
+        (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, d["games"]["ttt"]["wins"][0][1] + 1), "does not match"),
+        (lambda d: d["games"]["ttt"]["first"][0].__setitem__(1, 0), "seat counts"),
+        (lambda d: d["games"]["ttt"]["seconds"].__setitem__(0, "fast"), "seconds"),
+        (lambda d: d["games"]["ttt"].update(agents=["a", "a", "b", "c"]), "distinct"),
+    ],
+)
 def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
     data = json.loads(json.dumps(result.to_json()))
     corrupt(data)
@@ -205,7 +235,7 @@ def test_bad_input_is_refused_and_changes_nothing():
     with pytest.raises(ValueError, match="games_per_pair"):
         arena.run(1)
     with pytest.raises(ValueError, match="even"):
-        arena.run(5)                      # an odd count would give one agent the first move more often
+        arena.run(5)  # an odd count would give one agent the first move more often
     with pytest.raises(ValueError, match="seed"):
         arena.run(4, seed=-1)
     with pytest.raises(TypeError, match="not a Game"):
@@ -232,8 +262,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _documented_command() -> str:
     """The regeneration command of data/arena_small.json, as data/README.md gives it."""
-    row = next(line for line in (ROOT / "data" / "README.md").read_text(encoding="utf-8").splitlines()
-               if line.startswith("| `arena_small.json`"))
+    row = next(
+        line
+        for line in (ROOT / "data" / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `arena_small.json`")
+    )
     return row.rstrip(" |").rsplit("| `", 1)[1].rstrip("`")
 
 
@@ -242,15 +275,21 @@ def test_documented_regeneration_command_runs_without_warnings():
     assert command.startswith("python scripts/make_arena.py ") and "--out data/arena_small.json" in command
     assert command.split("python ", 1)[1] in (ROOT / "README.md").read_text(encoding="utf-8")
     # -W error: any warning on the way in (e.g. runpy's "found in sys.modules") would fail the run
-    run = subprocess.run([sys.executable, "-W", "error", "scripts/make_arena.py", "--help"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-W", "error", "scripts/make_arena.py", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert run.stderr == "" and "scripts/make_arena.py" in run.stdout and "--games-per-pair" in run.stdout
 
 
-@pytest.mark.parametrize("argv, message", [(["--games-per-pair", "1"], "games-per-pair"),
-                                           (["--games-per-pair", "7"], "even"),
-                                           (["--seed", "-3"], "seed")])
+@pytest.mark.parametrize(
+    "argv, message",
+    [(["--games-per-pair", "1"], "games-per-pair"), (["--games-per-pair", "7"], "even"), (["--seed", "-3"], "seed")],
+)
 def test_command_line_refuses_bad_arguments_before_any_work(argv, message, capsys):
     from gamekit.arena import main
 
@@ -265,11 +304,12 @@ def test_saved_arena_matches_its_command_and_the_current_line_up():
     saved = ArenaResult.load(ROOT / "data" / "arena_small.json")
     command = _documented_command()
     assert f"--games-per-pair {saved.games_per_pair} " in command and f"--seed {saved.seed} " in command
-    line_up = course_arena(q_episodes=10)        # the default line-up; the Q-tables do not matter here
+    line_up = course_arena(q_episodes=10)  # the default line-up; the Q-tables do not matter here
     assert {g: t.agents for g, t in saved.tables.items()} == {g: list(e) for g, e in line_up.entries.items()}
     for t in saved.tables.values():
-        assert all(t.games(i, j) == saved.games_per_pair for i in range(len(t.agents))
-                   for j in range(len(t.agents)) if i != j)
+        assert all(
+            t.games(i, j) == saved.games_per_pair for i in range(len(t.agents)) for j in range(len(t.agents)) if i != j
+        )
     assert saved["TicTacToe"].totals("perfect")[2] == 0
 
 
@@ -279,8 +319,10 @@ def test_fit_of_an_empty_table_is_empty():
 
 def test_heat_map_shows_every_pairing_as_wins_draws_losses(result):
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     from gamekit.views.arena import draw_heat_map
 
     t = result["ttt"]
@@ -300,8 +342,10 @@ def test_heat_map_shows_every_pairing_as_wins_draws_losses(result):
 
 def test_time_against_strength_labels_every_agent_without_overlaps():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     from gamekit.views.arena import draw_time_vs_strength
 
     agents = ["alpha-beta 4", "MCTS 300", "perfect", "1 − P(lose)", "random"]
@@ -312,7 +356,11 @@ def test_time_against_strength_labels_every_agent_without_overlaps():
     ax = fig.axes[0]
     assert sorted(x.get_text() for x in ax.texts) == sorted(agents)
     renderer = fig.canvas.get_renderer()
-    overlapping = [(a.get_text(), b.get_text()) for k, a in enumerate(ax.texts) for b in ax.texts[k + 1:]
-                   if a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer))]
+    overlapping = [
+        (a.get_text(), b.get_text())
+        for k, a in enumerate(ax.texts)
+        for b in ax.texts[k + 1 :]
+        if a.get_window_extent(renderer).overlaps(b.get_window_extent(renderer))
+    ]
     assert not overlapping
     plt.close(fig)

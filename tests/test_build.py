@@ -4,19 +4,19 @@ Slides and HTML of the real chapters are built in test_notebooks.py (which execu
 notebook once); here the build is checked on every notebook where no execution is needed
 (handouts) and end to end on a small sample notebook (slides, HTML, the command line).
 """
+
 import subprocess
 import sys
 import warnings
 
 import nbformat
 import pytest
+from conftest import NOTEBOOKS, ROOT
+from course_sample import sample_notebook, write_sample
 
 from gamekit.course import build
 from gamekit.course.execute import execute_notebook
 from gamekit.course.nbcheck import is_solution
-
-from conftest import NOTEBOOKS, ROOT
-from course_sample import sample_notebook, write_sample
 
 SHARED_ASSETS = ROOT / "_build" / "assets"
 
@@ -38,6 +38,7 @@ def executed_sample(tmp_path_factory):
 
 
 # --- handouts ---------------------------------------------------------------------------------
+
 
 def _check_handout(original, handout):
     assert len(handout.cells) == len(original.cells)
@@ -83,8 +84,10 @@ def test_handout_of_sample_replaces_answers_with_ellipsis():
 
 
 def test_answer_names_finds_top_level_assignments_only():
-    source = ("# Solution\nanswer_2_1 = 3\nx = 1\nanswer_2_1 += 1\nanswer_2_2: int = 4\n"
-              "a, answer_2_3 = 1, 2\ndef f():\n    answer_local = 1\nanswers = [1]\n")
+    source = (
+        "# Solution\nanswer_2_1 = 3\nx = 1\nanswer_2_1 += 1\nanswer_2_2: int = 4\n"
+        "a, answer_2_3 = 1, 2\ndef f():\n    answer_local = 1\nanswers = [1]\n"
+    )
     assert build.answer_names(source) == ["answer_2_1", "answer_2_2", "answer_2_3", "answers"]
     with pytest.raises(ValueError, match="not valid Python"):
         build.answer_names("answer_1 = (")
@@ -112,19 +115,21 @@ def test_handout_runs_and_its_checks_say_not_yet(tmp_path):
     source = write_sample(tmp_path / "nb")
     [out] = build.build_handouts([source], build.BuildPaths(tmp_path / "b"))
     nb = execute_notebook(out)
-    texts = [str(o.get("data", {}).get("text/plain", "")) for c in nb.cells if c.cell_type == "code"
-             for o in c.outputs]
+    texts = [str(o.get("data", {}).get("text/plain", "")) for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert any("Not yet: replace the ..." in t for t in texts)
 
 
 # --- slides and HTML ----------------------------------------------------------------------
 
+
 def test_remote_resources_finds_scripts_styles_and_modules_but_not_links():
-    page = ('<script src="https://cdn.x/require.js"></script><link rel="stylesheet" href="//cdn.x/a.css">'
-            "<style>@import url(https://fonts.googleapis.com/css?family=Lato);</style>"
-            "<script type='module'>import m from 'https://cdn.x/m.mjs';</script>"
-            "<script>var widgetRendererSrc = 'https://unpkg.com/@jupyter-widgets/html-manager@*/dist/embed-amd.js';</script>"
-            '<a href="https://example.org">a link is fine</a><script src="lib/require.js"></script>')
+    page = (
+        '<script src="https://cdn.x/require.js"></script><link rel="stylesheet" href="//cdn.x/a.css">'
+        "<style>@import url(https://fonts.googleapis.com/css?family=Lato);</style>"
+        "<script type='module'>import m from 'https://cdn.x/m.mjs';</script>"
+        "<script>var widgetRendererSrc = 'https://unpkg.com/@jupyter-widgets/html-manager@*/dist/embed-amd.js';</script>"
+        '<a href="https://example.org">a link is fine</a><script src="lib/require.js"></script>'
+    )
     found = build.remote_resources(page)
     assert len(found) == 5, found
     assert build.remote_resources('<a href="https://example.org">x</a><img src="data:image/png;base64,AA">') == []
@@ -140,9 +145,15 @@ def test_offline_slides_of_sample(executed_sample, offline_paths):
     out = build.write_slides(executed_sample, "99-sample", offline_paths, offline=True)
     html = out.read_text(encoding="utf-8")
     assert build.remote_resources(html) == []
-    for ref in ["lib/reveal.js/dist/reveal.js", "lib/reveal.js/plugin/notes/notes.js", "lib/require.js",
-                "lib/jquery.min.js", "lib/mathjax/MathJax.js", "lib/html-manager/embed-amd.js",
-                f"lib/reveal.js/dist/theme/{build.THEME}.css"]:
+    for ref in [
+        "lib/reveal.js/dist/reveal.js",
+        "lib/reveal.js/plugin/notes/notes.js",
+        "lib/require.js",
+        "lib/jquery.min.js",
+        "lib/mathjax/MathJax.js",
+        "lib/html-manager/embed-amd.js",
+        f"lib/reveal.js/dist/theme/{build.THEME}.css",
+    ]:
         assert ref.split("?")[0] in html
         assert (out.parent / ref).is_file(), f"{ref} is referenced but was not copied next to the slides"
     assert "fonts.googleapis" not in (out.parent / f"lib/reveal.js/dist/theme/{build.THEME}.css").read_text()
@@ -173,9 +184,11 @@ def test_without_npm_slides_fall_back_to_the_cdn_with_a_warning(executed_sample,
 
 # --- the command line -----------------------------------------------------------------------
 
+
 def _cli(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "gamekit.course", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "gamekit.course", *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
@@ -209,9 +222,15 @@ def test_cli_rejects_an_unknown_notebook(tmp_path):
 def test_split_long_slides_starts_a_subslide_where_a_slide_would_overflow(executed_sample):
     nb = executed_sample
     figure = next(c for c in nb.cells if any("image/png" in o.get("data", {}) for o in c.get("outputs", [])))
-    long = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## Many figures", metadata={
-        "slideshow": {"slide_type": "slide"}})] + [nbformat.v4.new_code_cell(figure.source, metadata={
-            "slideshow": {"slide_type": "-"}}, outputs=figure.outputs) for _ in range(6)])
+    long = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("## Many figures", metadata={"slideshow": {"slide_type": "slide"}})]
+        + [
+            nbformat.v4.new_code_cell(
+                figure.source, metadata={"slideshow": {"slide_type": "-"}}, outputs=figure.outputs
+            )
+            for _ in range(6)
+        ]
+    )
     heights = [build.cell_height(c) for c in long.cells]
     split = build.split_long_slides(long)
     kinds = [c.metadata["slideshow"]["slide_type"] for c in split.cells]

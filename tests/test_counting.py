@@ -4,6 +4,7 @@ The oracle is the German source's own algorithm re-written here: a plain recursi
 nine integers (0 empty, 1 X, 4 O) that detects wins by line sums 3 and 12 and knows whose
 turn it is from the sum modulo 5. It shares no code with gamekit.
 """
+
 import random
 from collections import Counter
 from fractions import Fraction
@@ -11,10 +12,18 @@ from fractions import Fraction
 import pytest
 
 from gamekit import Nim, SubtractionGame, TicTacToe, canonical, reachable_positions, solve, tree_size
-from gamekit.counting import (OutcomeCounts, against_every_opponent, count_outcomes, count_outcomes_plain,
-                              games_by_length, line_probability, outcome_probabilities, terminal_positions)
+from gamekit.counting import (
+    OutcomeCounts,
+    against_every_opponent,
+    count_outcomes,
+    count_outcomes_plain,
+    games_by_length,
+    line_probability,
+    outcome_probabilities,
+    terminal_positions,
+)
 from gamekit.games.tictactoe import SYMMETRIES, game_classes_up_to_symmetry, games_in_symmetry_reduced_tree
-from gamekit.players import LossAversePlayer, PerfectPlayer, RawCountPlayer, RandomPlayer
+from gamekit.players import LossAversePlayer, PerfectPlayer, RandomPlayer, RawCountPlayer
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
@@ -106,6 +115,7 @@ def test_tree_nodes_positions_and_leaves_match_the_oracle(oracle):
 
 def test_nine_factorial_is_not_the_number_of_nodes():
     import math
+
     assert tree_size(TicTacToe()) != math.factorial(9)
     # 9! counts the ways to fill all nine squares; a tree that never stopped early would have
     # sum 9!/(9-k)! nodes, and the real tree has fewer because games end at a win.
@@ -122,8 +132,7 @@ def test_memoised_count_equals_plain_recursion_from_many_positions():
     memo = {}
     for p in sample:
         assert count_outcomes(game, p, memo) == count_outcomes(game, p) == count_outcomes_plain(game, p), p
-        assert count_outcomes(game, p) == tuple(
-            seed_oracle(to_ints(p))["result"][k] for k in "XOD"), p
+        assert count_outcomes(game, p) == tuple(seed_oracle(to_ints(p))["result"][k] for k in "XOD"), p
 
 
 def test_plain_recursion_from_the_empty_board():
@@ -228,8 +237,9 @@ def test_raw_count_player_as_o_can_lose():
     game = TicTacToe()
     check = against_every_opponent(game, RawCountPlayer(), 1)
     assert check.can_lose
-    assert sum(line_probability(game, l, 1) for l in check.losses) == \
-        _loss_chance_vs_random(game, RawCountPlayer(), 1, game.initial_state())
+    assert sum(line_probability(game, l, 1) for l in check.losses) == _loss_chance_vs_random(
+        game, RawCountPlayer(), 1, game.initial_state()
+    )
 
 
 def test_bad_input_is_refused():

@@ -1,21 +1,33 @@
 """Generalised Nim (chapter 5): rules, bad input, minimax = alpha-beta = solve on every position
 of small games from both seats, the value of memoisation, the seed's AlphaBeta bug,
 Sprague-Grundy against brute force, the tree drawing and the Nim widget driven headless."""
+
 import math
-from functools import lru_cache
+from functools import cache
 
 import matplotlib
 import pytest
 
 matplotlib.use("Agg")
 
-from gamekit import IllegalMoveError, Nim, is_p_position, solve  # noqa: E402
-from gamekit.counting import reachable_positions, tree_size  # noqa: E402
-from gamekit.games.generalized_nim import (  # noqa: E402
-    GeneralizedNim, GNimState, find_counterexample, fixed_alphabeta, grundy_numbers, mex,
-    minmax_counted, seed_alphabeta_literal, seed_alphabeta_max_repaired, small_games, sum_is_lost, took_last)
-from gamekit.search import TranspositionTable, alphabeta, minimax  # noqa: E402
-from gamekit.views.nim import NimMatch, NimPlay, draw_game_tree, game_tree  # noqa: E402
+from gamekit import IllegalMoveError, Nim, is_p_position, solve
+from gamekit.counting import reachable_positions, tree_size
+from gamekit.games.generalized_nim import (
+    GeneralizedNim,
+    GNimState,
+    find_counterexample,
+    fixed_alphabeta,
+    grundy_numbers,
+    mex,
+    minmax_counted,
+    seed_alphabeta_literal,
+    seed_alphabeta_max_repaired,
+    small_games,
+    sum_is_lost,
+    took_last,
+)
+from gamekit.search import TranspositionTable, alphabeta, minimax
+from gamekit.views.nim import NimMatch, NimPlay, draw_game_tree, game_tree
 
 INF = math.inf
 ONE_TWO = {1: INF, 2: INF}
@@ -30,6 +42,7 @@ def plain_minimax(game, s):
 
 
 # --- rules -----------------------------------------------------------------------------------
+
 
 def test_rules_budgets_and_draw():
     g = GeneralizedNim(5, [{1: 1, 2: INF}, {3: 1}])
@@ -82,11 +95,22 @@ def test_bad_board_type(board):
         GeneralizedNim(board, ONE_TWO)
 
 
-@pytest.mark.parametrize("moves, err", [
-    ({1: -1}, ValueError), ({1: 2.5}, TypeError), ({1: "3"}, TypeError), ({1: None}, TypeError),
-    ({1: True}, TypeError), ({1: -INF}, TypeError), ({0: 1}, ValueError), ({1.5: 1}, ValueError),
-    ([ONE_TWO], TypeError), ([ONE_TWO, ONE_TWO, ONE_TWO], TypeError), ("12", TypeError),
-])
+@pytest.mark.parametrize(
+    "moves, err",
+    [
+        ({1: -1}, ValueError),
+        ({1: 2.5}, TypeError),
+        ({1: "3"}, TypeError),
+        ({1: None}, TypeError),
+        ({1: True}, TypeError),
+        ({1: -INF}, TypeError),
+        ({0: 1}, ValueError),
+        ({1.5: 1}, ValueError),
+        ([ONE_TWO], TypeError),
+        ([ONE_TWO, ONE_TWO, ONE_TWO], TypeError),
+        ("12", TypeError),
+    ],
+)
 def test_bad_budgets(moves, err):
     with pytest.raises(err, match="moves|uses|dict"):
         GeneralizedNim(6, moves)
@@ -122,6 +146,7 @@ def test_states_are_hashable_and_immutable():
 def test_literal_draw_reading_changes_small_games():
     """The seed's "a draw when ONE of the two players has no moves left", read literally, ends games
     early: 120 of the 864 small games change value, the first with 1 stone (notebook 5)."""
+
     class EitherStuck(GeneralizedNim):
         def is_terminal(self, s):
             other = GNimState(s.board, s.budgets, 1 - s.to_move)
@@ -139,6 +164,7 @@ def test_literal_draw_reading_changes_small_games():
 
 
 # --- values: oracles, minimax = alpha-beta = solve from both seats -----------------------------
+
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
 def test_take_last_unlimited_matches_mod_rule(k):
@@ -192,6 +218,7 @@ def test_project_example_numbers():
 
 def test_memo_key_without_budgets_goes_wrong():
     """Exercise 5.3: a memo keyed on (board, to_move) alone mixes up positions with different budgets."""
+
     def board_key_minmax(g, s, memo):
         key = (s.board, s.to_move)
         if key not in memo:
@@ -206,11 +233,14 @@ def test_memo_key_without_budgets_goes_wrong():
         values = solve(g)
         assert len({(s.board, s.to_move, v) for s, v in values.items()}) > len({(s.board, s.to_move) for s in values})
     # with unlimited budgets the key is enough
-    assert all(board_key_minmax(g, g.initial_state(), {}) == solve(g)[g.initial_state()]
-               for g in small_games(max_board=7, budget_choices=(INF,)))
+    assert all(
+        board_key_minmax(g, g.initial_state(), {}) == solve(g)[g.initial_state()]
+        for g in small_games(max_board=7, budget_choices=(INF,))
+    )
 
 
 # --- the seed's AlphaBeta --------------------------------------------------------------------
+
 
 def test_seed_alphabeta_literal_fails_at_board_4():
     found = find_counterexample(GeneralizedNim(n, ONE_TWO) for n in range(1, 10))
@@ -258,6 +288,7 @@ def test_fixed_alphabeta_fail_hard_window_property():
 
 # --- Sprague-Grundy --------------------------------------------------------------------------
 
+
 def test_mex_and_grundy():
     assert mex([0, 1, 3]) == 2 and mex([]) == 0
     assert grundy_numbers([1, 2], 20) == [n % 3 for n in range(21)]
@@ -269,10 +300,14 @@ def test_mex_and_grundy():
 def test_sum_rule_against_brute_force_and_bouton():
     moves = (1, 3, 4)
 
-    @lru_cache(maxsize=None)
+    @cache
     def lost(piles):
-        return not any(lost(tuple(sorted(piles[:i] + (p - m,) + piles[i + 1:])))
-                       for i, p in enumerate(piles) for m in moves if m <= p)
+        return not any(
+            lost(tuple(sorted(piles[:i] + (p - m,) + piles[i + 1 :])))
+            for i, p in enumerate(piles)
+            for m in moves
+            if m <= p
+        )
 
     for a in range(7):
         for b in range(7):
@@ -291,6 +326,7 @@ def test_nim_bouton_from_both_seats():
 
 
 # --- views -----------------------------------------------------------------------------------
+
 
 def test_tree_drawing_and_bad_highlight():
     import matplotlib.pyplot as plt
@@ -354,6 +390,7 @@ def test_widget_misere_and_second_seat():
 
 # --- every number the notebook states ---------------------------------------------------------
 
+
 def test_notebook_numbers():
     g = GeneralizedNim(6, ONE_TWO)
     tree = game_tree(g)
@@ -366,8 +403,11 @@ def test_notebook_numbers():
     big = GeneralizedNim(30, ONE_TWO)
     assert tree_size(big) == 3_524_577 and len(reachable_positions(big)) == 60
     assert all(len(reachable_positions(GeneralizedNim(n, ONE_TWO))) == 2 * n for n in range(1, 31))
-    wrong = [n for n in range(1, 16) if seed_alphabeta_literal(h := GeneralizedNim(n, ONE_TWO), h.initial_state())
-             != solve(h)[h.initial_state()]]
+    wrong = [
+        n
+        for n in range(1, 16)
+        if seed_alphabeta_literal(h := GeneralizedNim(n, ONE_TWO), h.initial_state()) != solve(h)[h.initial_state()]
+    ]
     assert wrong == [4, 7, 10, 13]
     budget_game = GeneralizedNim(7, [{1: 2, 3: INF}, {2: INF}])
     bvals = solve(budget_game)
@@ -376,8 +416,11 @@ def test_notebook_numbers():
     row4 = [solve(h := GeneralizedNim(n, [{1: 3, 2: INF}, ONE_TWO]))[h.initial_state()] for n in range(13, 21)]
     assert max(row4) <= 0
     g23 = grundy_numbers((2, 3), 15)
-    differ = [n for n in range(1, 16)
-              if (solve(h := GeneralizedNim(n, {2: INF, 3: INF}))[h.initial_state()] == -1) != (g23[n] == 0)]
+    differ = [
+        n
+        for n in range(1, 16)
+        if (solve(h := GeneralizedNim(n, {2: INF, 3: INF}))[h.initial_state()] == -1) != (g23[n] == 0)
+    ]
     assert differ == [1, 6, 11]
     assert all(solve(h := GeneralizedNim(n, {2: INF, 3: INF}))[h.initial_state()] == 0 for n in differ)
     for n in (6, 8, 12, 16):  # the node table of the alpha-beta slide

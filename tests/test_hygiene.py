@@ -1,13 +1,13 @@
 """The repository follows the course conventions: stored notebooks, environment files."""
+
 import re
-import tomllib
 
 import nbformat
 import pytest
+import tomllib
+from conftest import NOTEBOOKS, ROOT
 
 from gamekit.course.nbcheck import notebook_problems
-
-from conftest import NOTEBOOKS, ROOT
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

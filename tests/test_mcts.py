@@ -1,13 +1,27 @@
 """Monte Carlo Tree Search: it finds winning moves from both seats (checked against exact
 oracles), its tree is consistent, it is repeatable, the fast path is the same algorithm,
 and its widgets work headless."""
+
 import math
 
 import pytest
 
-from gamekit import (MCTS, MCTSPlayer, Nim, PerfectPlayer, RandomPlayer, SubtractionGame, TicTacToe,
-                     estimate_history, is_p_position, play_game, solve, tournament, winning_moves,
-                     winning_nim_moves)
+from gamekit import (
+    MCTS,
+    MCTSPlayer,
+    Nim,
+    PerfectPlayer,
+    RandomPlayer,
+    SubtractionGame,
+    TicTacToe,
+    estimate_history,
+    is_p_position,
+    play_game,
+    solve,
+    tournament,
+    winning_moves,
+    winning_nim_moves,
+)
 from gamekit.mcts import random_rollout, score_for
 from gamekit.mcts_fast import FastTicTacToeMCTS, FastTicTacToePlayer, board_bits
 
@@ -59,8 +73,11 @@ def test_the_seat_test_catches_scoring_for_the_wrong_player():
                 node.visits += 1
                 node.score += score_for(winner, 0)
 
-    wrong = [n for n in BLUE
-             if ScoresForPlayer0(GAME, seed=n).search(GAME.state(n, 1), iterations=3000) not in winning_moves(n)]
+    wrong = [
+        n
+        for n in BLUE
+        if ScoresForPlayer0(GAME, seed=n).search(GAME.state(n, 1), iterations=3000) not in winning_moves(n)
+    ]
     assert len(wrong) >= len(BLUE) // 4, wrong
 
 
@@ -78,8 +95,11 @@ def test_winning_moves_oracle_agrees_with_solve():
 
 
 def test_visits_add_up_and_estimates_lie_in_range():
-    for game, state in [(GAME, GAME.state(30, 1)), (TicTacToe(), TicTacToe().initial_state()),
-                        (Nim((1, 2, 3), misere=True), Nim((1, 2, 3), misere=True).initial_state())]:
+    for game, state in [
+        (GAME, GAME.state(30, 1)),
+        (TicTacToe(), TicTacToe().initial_state()),
+        (Nim((1, 2, 3), misere=True), Nim((1, 2, 3), misere=True).initial_state()),
+    ]:
         search = MCTS(game, seed=3)
         search.search(state, iterations=2000)
         root = search.root
@@ -87,8 +107,11 @@ def test_visits_add_up_and_estimates_lie_in_range():
         for node in walk(root):
             if node is not root:
                 # one visit for the rollout that created it, the rest went to its children
-                expected = node.visits if not node.children and not node.untried else 1 + sum(
-                    ch.visits for ch in node.children)
+                expected = (
+                    node.visits
+                    if not node.children and not node.untried
+                    else 1 + sum(ch.visits for ch in node.children)
+                )
                 if game.is_terminal(node.state):
                     assert not node.children
                 else:
@@ -141,8 +164,7 @@ def test_fast_path_builds_the_same_tree_as_the_readable_search(board, seed, c):
     game = TicTacToe(board)
     readable = MCTS(game, c=c, seed=seed)
     fast = FastTicTacToeMCTS(c=c, seed=seed)
-    assert readable.search(game.initial_state(), iterations=1500) == fast.search(game.initial_state(),
-                                                                                iterations=1500)
+    assert readable.search(game.initial_state(), iterations=1500) == fast.search(game.initial_state(), iterations=1500)
     mine = [(ch.move, ch.visits, ch.score) for ch in readable.root.children]
     assert mine == fast.root_stats()
 
@@ -164,15 +186,17 @@ def test_mcts_never_loses_to_random_tictactoe_and_holds_the_perfect_player():
 
 def test_mcts_beats_random_in_the_subtraction_game():
     from gamekit import random_start
-    res = tournament(GAME, MCTSPlayer(300, seed=1), RandomPlayer(seed=2), games=40, seed=3,
-                     start=random_start(20, 50))
+
+    res = tournament(GAME, MCTSPlayer(300, seed=1), RandomPlayer(seed=2), games=40, seed=3, start=random_start(20, 50))
     assert res.wins[0] > 30
 
 
 def test_mcts_wins_against_perfect_play_only_from_a_winning_seat():
     from gamekit import random_start
-    res = tournament(GAME, MCTSPlayer(300, seed=1), PerfectPlayer(), games=30, seed=3,
-                     start=random_start(20, 50), keep_records=True)
+
+    res = tournament(
+        GAME, MCTSPlayer(300, seed=1), PerfectPlayer(), games=30, seed=3, start=random_start(20, 50), keep_records=True
+    )
     for i, rec in enumerate(res.records):  # MCTS (player_a) moves first in the even games
         mcts_seat = i % 2
         mcts_can_win = bool(winning_moves(rec.states[0].n)) == (mcts_seat == 0)
@@ -218,9 +242,16 @@ def test_seconds_budget_and_rollout_policy():
     assert score_for(None, 0) == 0.5 and score_for(1, 1) == 1.0 and score_for(0, 1) == 0.0
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    (dict(iterations=0), ValueError), (dict(iterations=1.5), ValueError), (dict(seconds=-1), ValueError),
-    (dict(iterations=10, seconds=1), ValueError), (dict(), ValueError)])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(iterations=0), ValueError),
+        (dict(iterations=1.5), ValueError),
+        (dict(seconds=-1), ValueError),
+        (dict(iterations=10, seconds=1), ValueError),
+        (dict(), ValueError),
+    ],
+)
 def test_bad_budgets_are_refused(kwargs, error):
     with pytest.raises(error, match="budget|iterations|seconds"):
         MCTS(GAME, seed=0).search(GAME.state(20, 0), **kwargs)
@@ -351,8 +382,10 @@ def test_openspiel_uct_c_2_makes_the_same_choices_as_c_1():
     compared = 0
     for node in walk(search.root):
         if node.children and not node.untried:
-            openspiel = max(node.children, key=lambda ch: (2 * ch.score / ch.visits - 1)
-                            + 2.0 * math.sqrt(math.log(node.visits) / ch.visits))
+            openspiel = max(
+                node.children,
+                key=lambda ch: (2 * ch.score / ch.visits - 1) + 2.0 * math.sqrt(math.log(node.visits) / ch.visits),
+            )
             assert openspiel is search.best_child(node)
             compared += 1
     assert compared >= 20
@@ -373,7 +406,8 @@ def test_first_tictactoe_move_prefers_centre_then_corners():
     assert min(visits[sq] for sq in (0, 2, 6, 8)) > max(visits[sq] for sq in (1, 3, 5, 7))
 
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=40, deadline=None)
@@ -393,8 +427,12 @@ def test_tree_invariants_hold_for_any_start_seed_and_budget(n, seat, seed, itera
 
 
 @settings(max_examples=30, deadline=None)
-@given(moves=st.lists(st.integers(0, 8), max_size=7), seed=st.integers(0, 10**6),
-       iterations=st.integers(1, 400), c=st.sampled_from([0.0, 0.7, math.sqrt(2), 3.0]))
+@given(
+    moves=st.lists(st.integers(0, 8), max_size=7),
+    seed=st.integers(0, 10**6),
+    iterations=st.integers(1, 400),
+    c=st.sampled_from([0.0, 0.7, math.sqrt(2), 3.0]),
+)
 def test_fast_path_agrees_on_any_position(moves, seed, iterations, c):
     game = TicTacToe()
     board = game.initial_state()

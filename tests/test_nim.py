@@ -1,5 +1,6 @@
 """Nim against Bouton's rule: search values and the search player's moves, normal and misère
 play, every position up to (5, 5, 5), both players to move."""
+
 import itertools
 
 import pytest
@@ -26,7 +27,7 @@ def test_alphabeta_agrees_with_bouton_up_to_555(misere):
                 else:
                     assert move in winning_nim_moves(piles, misere)
             checked += 1
-    assert checked == 6 ** 3 * 2
+    assert checked == 6**3 * 2
 
 
 @pytest.mark.parametrize("piles", [(1, 2, 3, 4), (2, 2, 3, 3), (1, 1, 1, 1, 2)])

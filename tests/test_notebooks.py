@@ -1,16 +1,15 @@
 """Every notebook runs top to bottom headless, draws real figures, passes its own
 self-checks, and exports to reveal.js slides (offline: no CDN) and to an HTML page."""
-import json
+
 import warnings
 
 import nbformat
 import pytest
+from conftest import NOTEBOOKS, ROOT
 
 from gamekit.course import build
 from gamekit.course.execute import execute_notebook, export_slides
 from gamekit.course.nbcheck import notebook_problems
-
-from conftest import NOTEBOOKS, ROOT
 
 
 def _outputs(nb):

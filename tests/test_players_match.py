@@ -1,9 +1,21 @@
 """Players and the match runner: optimal play, the source's strategies, records and tournaments."""
+
 import pytest
 
-from gamekit import (IllegalMoveError, MixedPlayer, PerfectPlayer, RandomPlayer, SmartRandomPlayer,
-                     SubtractionGame, SubtractionState, play_game, playout, random_start, red_blue,
-                     tournament)
+from gamekit import (
+    IllegalMoveError,
+    MixedPlayer,
+    PerfectPlayer,
+    RandomPlayer,
+    SmartRandomPlayer,
+    SubtractionGame,
+    SubtractionState,
+    play_game,
+    playout,
+    random_start,
+    red_blue,
+    tournament,
+)
 
 RB = red_blue(200)
 
@@ -82,8 +94,10 @@ def test_record_holds_the_full_course():
 
 def test_a_player_making_an_illegal_move_is_named():
     with pytest.raises(IllegalMoveError, match="cheat \\(player 0\\) chose an illegal move"):
+
         def cheat(game, state):
             return 4
+
         play_game(SubtractionGame(22), [cheat, PerfectPlayer()])
 
 
@@ -98,8 +112,9 @@ def test_playout_starts_in_20_to_50_and_is_seeded():
 
 def test_tournament_counts_add_up_and_seats_alternate():
     game = SubtractionGame(22)
-    res = tournament(game, PerfectPlayer(), SmartRandomPlayer(1), games=101, seed=5,
-                     start=random_start(20, 50), keep_records=True)
+    res = tournament(
+        game, PerfectPlayer(), SmartRandomPlayer(1), games=101, seed=5, start=random_start(20, 50), keep_records=True
+    )
     assert res.games == 101 == sum(res.wins) + res.draws
     assert res.seat_games == [[51, 50], [50, 51]]
     assert sum(map(sum, res.seat_wins)) == sum(res.wins)

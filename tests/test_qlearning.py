@@ -1,15 +1,25 @@
 """Q-learning on misère Nim, checked against an exact recursive oracle written here."""
+
 import itertools
 import json
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 
-from gamekit import (Nim, NimState, PerfectPlayer, QLearner, RandomPlayer, WinningPositions, parse_piles,
-                     seed_learner, tournament)
+from gamekit import (
+    Nim,
+    NimState,
+    PerfectPlayer,
+    QLearner,
+    RandomPlayer,
+    WinningPositions,
+    parse_piles,
+    seed_learner,
+    tournament,
+)
 from gamekit.views.qlearning import QNimMatch, QNimPlay, plot_learning_curves, plot_value_heatmap, value_grid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,7 +27,7 @@ GAME = Nim([3, 5, 7], misere=True)
 SEED = 2026
 
 
-@lru_cache(maxsize=None)
+@cache
 def mover_wins(piles: tuple) -> bool:
     """Plain recursion over misère Nim: the mover wins if some move leaves a position the opponent loses.
     With no sticks left the previous player took the last one and lost, so the mover has won."""
@@ -25,7 +35,7 @@ def mover_wins(piles: tuple) -> bool:
         return True
     for i, size in enumerate(piles):
         for take in range(1, size + 1):
-            after = tuple(sorted(piles[:i] + (size - take,) + piles[i + 1:]))
+            after = tuple(sorted(piles[:i] + (size - take,) + piles[i + 1 :]))
             if not mover_wins(after):
                 return True
     return False
@@ -36,8 +46,12 @@ WINNING = [p for p in ALL if mover_wins(tuple(sorted(p)))]
 
 
 def winning_moves(piles):
-    return {(i, t) for i, size in enumerate(piles) for t in range(1, size + 1)
-            if not mover_wins(tuple(sorted(piles[:i] + (size - t,) + piles[i + 1:])))}
+    return {
+        (i, t)
+        for i, size in enumerate(piles)
+        for t in range(1, size + 1)
+        if not mover_wins(tuple(sorted(piles[:i] + (size - t,) + piles[i + 1 :])))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -78,16 +92,16 @@ def test_matches_against_perfect_and_random_players_from_both_seats(trained):
     ai = learner.player()
     # [3, 5, 7] is a first-player win: the side that starts wins between perfect players
     vs_perfect = tournament(GAME, ai, PerfectPlayer(), games=2)
-    assert vs_perfect.seat_wins == [[1, 0], [1, 0]]   # [player][seat]: each wins only when starting
+    assert vs_perfect.seat_wins == [[1, 0], [1, 0]]  # [player][seat]: each wins only when starting
     vs_random = tournament(GAME, ai, RandomPlayer(seed=SEED), games=200, seed=SEED)
-    assert vs_random.seat_wins[0][0] == vs_random.seat_games[0][0] == 100   # moving first: never loses
-    assert vs_random.seat_wins[0][1] > 80                                   # second: wins after a slip
+    assert vs_random.seat_wins[0][0] == vs_random.seat_games[0][0] == 100  # moving first: never loses
+    assert vs_random.seat_wins[0][1] > 80  # second: wins after a slip
 
 
 def test_naive_target_does_markedly_worse():
     learner = QLearner(GAME, seed=SEED, target="naive")
     learner.train(20_000, progress=False)
-    untrained = WinningPositions(GAME).score(QLearner(GAME))    # all zeros: the first legal move everywhere
+    untrained = WinningPositions(GAME).score(QLearner(GAME))  # all zeros: the first legal move everywhere
     assert WinningPositions(GAME).score(learner) <= untrained < 167 // 2
 
 
@@ -119,8 +133,8 @@ def test_seed_update_by_hand():
     learner = seed_learner(Nim([2], misere=True), seed=0, epsilon=0.0)
     learner.train(1, progress=False)
     q = learner.q_values
-    assert q(NimState((2,), 0)) == {(0, 1): pytest.approx(10.0), (0, 2): 0.0}   # winner: +100 * 0.1
-    assert q(NimState((1,), 1)) == {(0, 1): pytest.approx(-10.0)}               # loser: -100 * 0.1
+    assert q(NimState((2,), 0)) == {(0, 1): pytest.approx(10.0), (0, 2): 0.0}  # winner: +100 * 0.1
+    assert q(NimState((1,), 1)) == {(0, 1): pytest.approx(-10.0)}  # loser: -100 * 0.1
 
 
 def test_negamax_and_naive_updates_by_hand():
@@ -139,8 +153,10 @@ def test_table_sizes_of_the_two_encodings():
     assert plain.table_size == (192, 1440)
     srt = QLearner(GAME, encoding="sorted")
     keys = {tuple(sorted(p)) for p in itertools.product(range(4), range(6), range(8))}
-    pairs = sum(len({tuple(sorted(k[:i] + (k[i] - t,) + k[i + 1:])) for i in range(3) for t in range(1, k[i] + 1)})
-                for k in keys)
+    pairs = sum(
+        len({tuple(sorted(k[:i] + (k[i] - t,) + k[i + 1 :])) for i in range(3) for t in range(1, k[i] + 1)})
+        for k in keys
+    )
     assert srt.table_size == (len(keys), pairs)
     srt.train(20_000, progress=False)
     assert all(srt.best_move(NimState(p, 1)) in winning_moves(p) for p in WINNING)
@@ -152,13 +168,12 @@ def test_boards_from_the_seed_are_learned():
         learner = QLearner(game, seed=SEED, encoding="sorted")
         learner.train(20_000, progress=False)
         assert learner.best_move(game.initial_state()) in winning_moves(tuple(piles))
-        oracle = sum(mover_wins(tuple(sorted(p))) for p in itertools.product(*(range(n + 1) for n in piles))
-                     if any(p))
+        oracle = sum(mover_wins(tuple(sorted(p))) for p in itertools.product(*(range(n + 1) for n in piles)) if any(p))
         wp = WinningPositions(game)
         assert len(wp) == oracle
         if piles == [1, 2, 3, 4, 5]:
             assert wp.score(learner) == oracle == 611
-        else:   # [2, 6, 7, 8] is not finished after 20,000 games, but is within 200,000 (fresh learner, same seed)
+        else:  # [2, 6, 7, 8] is not finished after 20,000 games, but is within 200,000 (fresh learner, same seed)
             assert wp.score(learner) < oracle
             more = QLearner(game, seed=SEED, encoding="sorted")
             done = more.train(200_000, progress=False, stop_when_perfect=True)
@@ -167,9 +182,10 @@ def test_boards_from_the_seed_are_learned():
 
 def test_sorted_encoding_learns_a_bigger_board_much_faster():
     game = Nim([1, 2, 3, 4, 5], misere=True)
-    needed = {enc: QLearner(game, seed=SEED, encoding=enc).train(200_000, progress=False,
-                                                                 stop_when_perfect=True).perfect_at
-              for enc in ("plain", "sorted")}
+    needed = {
+        enc: QLearner(game, seed=SEED, encoding=enc).train(200_000, progress=False, stop_when_perfect=True).perfect_at
+        for enc in ("plain", "sorted")
+    }
     assert None not in needed.values() and needed["plain"] > 5 * needed["sorted"]
 
 
@@ -178,12 +194,16 @@ def test_seed_learner_reproduces_the_sources_printed_q_values():
     Q = 100, 80.0, 64.0, 51.77 -- 100 * 0.8^k. Its scheme, reproduced and trained for its 100,000 games, agrees."""
     learner = seed_learner(Nim([1, 2, 3, 4, 5], misere=True), seed=SEED)
     learner.train(100_000, progress=False)
-    printed = [((0, 2, 0, 0, 0), (1, 1), 100.0), ((0, 2, 2, 0, 1), (4, 1), 80.0), ((0, 2, 2, 2, 1), (2, 1), 64.0),
-               ((0, 2, 2, 3, 2), (3, 1), 51.77)]
+    printed = [
+        ((0, 2, 0, 0, 0), (1, 1), 100.0),
+        ((0, 2, 2, 0, 1), (4, 1), 80.0),
+        ((0, 2, 2, 2, 1), (2, 1), 64.0),
+        ((0, 2, 2, 3, 2), (3, 1), 51.77),
+    ]
     for k, (piles, move, value) in enumerate(printed):
         ours = learner.q_values(NimState(piles, 0))[move]
-        assert ours == pytest.approx(value, abs=1) and ours == pytest.approx(100 * 0.8 ** k, abs=1.5), piles
-    assert learner.q_values(NimState((0, 2, 0, 0, 0), 0))[(1, 2)] == pytest.approx(-100.0, abs=0.01)   # printed: -100.0
+        assert ours == pytest.approx(value, abs=1) and ours == pytest.approx(100 * 0.8**k, abs=1.5), piles
+    assert learner.q_values(NimState((0, 2, 0, 0, 0), 0))[(1, 2)] == pytest.approx(-100.0, abs=0.01)  # printed: -100.0
 
 
 def test_json_round_trip_is_exact(tmp_path, trained):
@@ -203,15 +223,18 @@ def test_pretrained_file_is_what_the_command_writes():
     assert WinningPositions(GAME).score(stored) == 167
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda d: "{not json", "not valid JSON"),
-    (lambda d: json.dumps({**d, "format": "x"}), "not a Q-table file"),
-    (lambda d: json.dumps({**d, "game": "Nim([3, 5], misere=True)"}), "holds a table for"),
-    (lambda d: json.dumps({k: v for k, v in d.items() if k != "alpha"}), "lacks alpha"),
-    (lambda d: json.dumps({**d, "table": {**d["table"], "(9, 9, 9)": {}}}), "does not match"),
-    (lambda d: json.dumps({**d, "table": {**d["table"], "(3, 5, 7)": {"(0, 1)": 1.0}}}), "do not match"),
-    (lambda d: json.dumps({**d, "table": {**d["table"], "(0, 0, 1)": {"(2, 1)": "high"}}}), "finite number"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda d: "{not json", "not valid JSON"),
+        (lambda d: json.dumps({**d, "format": "x"}), "not a Q-table file"),
+        (lambda d: json.dumps({**d, "game": "Nim([3, 5], misere=True)"}), "holds a table for"),
+        (lambda d: json.dumps({k: v for k, v in d.items() if k != "alpha"}), "lacks alpha"),
+        (lambda d: json.dumps({**d, "table": {**d["table"], "(9, 9, 9)": {}}}), "does not match"),
+        (lambda d: json.dumps({**d, "table": {**d["table"], "(3, 5, 7)": {"(0, 1)": 1.0}}}), "do not match"),
+        (lambda d: json.dumps({**d, "table": {**d["table"], "(0, 0, 1)": {"(2, 1)": "high"}}}), "finite number"),
+    ],
+)
 def test_load_rejects_corrupt_or_mismatching_files(tmp_path, damage, message):
     data = QLearner(GAME).to_dict()
     path = tmp_path / "bad.json"
@@ -238,9 +261,19 @@ def test_bad_arguments_are_refused():
         learner.best_move(NimState((0, 0, 0), 0))
 
 
-@pytest.mark.parametrize("text, ok", [("3 5 7", (3, 5, 7)), ("[1, 2, 3]", (1, 2, 3)), ("0 4", (0, 4)),
-                                      ("", None), ("3 x 7", None), ("3 -1", None), ("½ 2", None),
-                                      ("3.5", None)])
+@pytest.mark.parametrize(
+    "text, ok",
+    [
+        ("3 5 7", (3, 5, 7)),
+        ("[1, 2, 3]", (1, 2, 3)),
+        ("0 4", (0, 4)),
+        ("", None),
+        ("3 x 7", None),
+        ("3 -1", None),
+        ("½ 2", None),
+        ("3.5", None),
+    ],
+)
 def test_parse_piles(text, ok):
     if ok is None:
         with pytest.raises(ValueError, match="whole number|no piles"):
@@ -269,7 +302,7 @@ def test_widget_headless(trained):
     w.pile.value, w.take.value = 1, 9
     w.button.click()
     assert w.model.state == before and "only 3" in w.message.value
-    w.pile.value, w.take.value = 1, 1          # a winning move (3,5,7) -> (2,5,7)
+    w.pile.value, w.take.value = 1, 1  # a winning move (3,5,7) -> (2,5,7)
     w.button.click()
     assert w.model.history[0] == ("you", 1, 1) and w.model.history[1][0] == "the AI"
     assert sum(w.model.state.piles) == 13 and "The AI took" in w.message.value
@@ -278,7 +311,7 @@ def test_widget_headless(trained):
     w.piles.value = "3 x"
     w.new.click()
     assert w.model.state == state and "not a whole number" in w.message.value
-    w.piles.value, w.starter.value = "3 5 7", 1   # the AI starts and takes a winning first move
+    w.piles.value, w.starter.value = "3 5 7", 1  # the AI starts and takes a winning first move
     w.new.click()
     assert w.model.history[0][0] == "the AI"
     _, pile, take = w.model.history[0]
@@ -286,11 +319,11 @@ def test_widget_headless(trained):
     w.piles.value, w.starter.value = "1 2", 0
     w.new.click()
     assert w.model.game.piles == (1, 2) and w.model.history == [] and "a fresh table" in w.message.value
-    w.piles.value, w.starter.value = "2 6 7 8", 1   # a board of the source: a fresh table, trained until perfect
+    w.piles.value, w.starter.value = "2 6 7 8", 1  # a board of the source: a fresh table, trained until perfect
     w.new.click()
     fresh = w.model.learner
     assert fresh.encoding == "sorted" and WinningPositions(fresh.game).score(fresh) == len(WinningPositions(fresh.game))
-    assert w.model.history[0] == ("the AI", 4, 5)      # the only winning first move: 5 from the last pile
+    assert w.model.history[0] == ("the AI", 4, 5)  # the only winning first move: 5 from the last pile
     w.piles.value = "0 0"
     w.new.click()
     assert w.model.learner is fresh and "all piles are empty" in w.message.value
@@ -309,13 +342,20 @@ def test_match_model_plays_to_the_end(trained):
 
 def test_pole_positions_against_the_exact_rule():
     from gamekit.views.qlearning import plot_p_positions, seed_pole_position
+
     P = [p for p in ALL if not mover_wins(tuple(sorted(p)))]
     assert len(P) == 24
-    assert [p for p in P if not seed_pole_position(p)] == [(0, 0, 1), (0, 1, 0), (1, 0, 0), (2, 5, 7), (3, 4, 7),
-                                                          (3, 5, 6)]
+    assert [p for p in P if not seed_pole_position(p)] == [
+        (0, 0, 1),
+        (0, 1, 0),
+        (1, 0, 0),
+        (2, 5, 7),
+        (3, 4, 7),
+        (3, 5, 6),
+    ]
     assert [p for p in ALL if seed_pole_position(p) and p not in P] == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
-    assert winning_moves((3, 5, 7)) == {(0, 1), (1, 1), (2, 1)}        # the source's "counter" wins
-    assert mover_wins((3, 5, 7))                                          # so the first player should start
+    assert winning_moves((3, 5, 7)) == {(0, 1), (1, 1), (2, 1)}  # the source's "counter" wins
+    assert mover_wins((3, 5, 7))  # so the first player should start
     assert len(plot_p_positions((3, 5, 7)).axes) == 4
 
 
@@ -328,8 +368,22 @@ def test_losing_table_plays_for_time_and_converged_values(trained):
 
 
 def test_the_sources_printed_game_is_a_perfect_human_win():
-    printed = [(0, 1), (4, 1), (2, 1), (4, 1), (3, 1), (4, 1), (3, 1), (4, 1), (3, 1), (3, 1), (4, 1), (2, 2),
-               (1, 1), (1, 1)]
+    printed = [
+        (0, 1),
+        (4, 1),
+        (2, 1),
+        (4, 1),
+        (3, 1),
+        (4, 1),
+        (3, 1),
+        (4, 1),
+        (3, 1),
+        (3, 1),
+        (4, 1),
+        (2, 2),
+        (1, 1),
+        (1, 1),
+    ]
     game = Nim([1, 2, 3, 4, 5], misere=True)
     s = game.initial_state()
     for k, move in enumerate(printed):
@@ -340,10 +394,12 @@ def test_the_sources_printed_game_is_a_perfect_human_win():
     assert winning_moves((2, 6, 7, 8)) == {(3, 5)}
 
 
-@pytest.mark.parametrize("piles, misere", [((1, 2, 3), False), ((2, 3, 4), False), ((1, 1, 1, 2), True),
-                                           ((4,), True), ((2, 2), False)])
+@pytest.mark.parametrize(
+    "piles, misere", [((1, 2, 3), False), ((2, 3, 4), False), ((1, 1, 1, 2), True), ((4,), True), ((2, 2), False)]
+)
 def test_other_nim_boards_against_boutons_rule_from_both_seats(piles, misere):
     from gamekit import is_p_position, winning_nim_moves
+
     game = Nim(piles, misere=misere)
     learner = QLearner(game, seed=SEED)
     learner.train(10_000, progress=False)
@@ -355,6 +411,7 @@ def test_other_nim_boards_against_boutons_rule_from_both_seats(piles, misere):
 
 def test_any_game_of_the_protocol_the_subtraction_game():
     from gamekit import SubtractionGame, SubtractionState, red_blue
+
     game = SubtractionGame(40)
     learner = QLearner(game, seed=SEED)
     learner.train(5_000, progress=False)
@@ -362,14 +419,17 @@ def test_any_game_of_the_protocol_the_subtraction_game():
     for s in WinningPositions(game).states:
         assert s.n not in red
         after = game.play(s, learner.best_move(s))
-        assert after.n in red, s     # the greedy move produces a red number
+        assert after.n in red, s  # the greedy move produces a red number
     assert isinstance(learner.best_move(SubtractionState(40, 0)), int)
 
 
 def _documented_command() -> str:
     """The regeneration command of data/qtable_misere_357.json, as data/README.md gives it."""
-    row = next(line for line in (ROOT / "data" / "README.md").read_text(encoding="utf-8").splitlines()
-               if line.startswith("| `qtable_misere_357.json`"))
+    row = next(
+        line
+        for line in (ROOT / "data" / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `qtable_misere_357.json`")
+    )
     return row.rstrip(" |").rsplit("| `", 1)[1].rstrip("`")
 
 
@@ -381,19 +441,23 @@ def test_documented_command_writes_the_stored_table_without_warnings(tmp_path):
     out = tmp_path / "q.json"
     argv = command.split()[1:-1] + [str(out)]
     # -W error: any warning on the way (e.g. runpy's "found in sys.modules" of `python -m`) fails the run
-    run = subprocess.run([sys.executable, "-W", "error", *argv], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    run = subprocess.run([sys.executable, "-W", "error", *argv], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stderr == "", run.stderr
     assert "167 of 167" in run.stdout
     assert out.read_text() == (ROOT / "data" / "qtable_misere_357.json").read_text()
 
 
-@pytest.mark.parametrize("argv, message", [(["--piles", "3", "-1"], "whole number >= 0"),
-                                           (["--episodes", "-5"], "episodes"),
-                                           (["--piles", "3", "5", "--target", "seed", "--encoding", "sorted",
-                                             "--episodes", "x"], "invalid int")])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--piles", "3", "-1"], "whole number >= 0"),
+        (["--episodes", "-5"], "episodes"),
+        (["--piles", "3", "5", "--target", "seed", "--encoding", "sorted", "--episodes", "x"], "invalid int"),
+    ],
+)
 def test_command_line_refuses_bad_arguments_before_any_work(tmp_path, argv, message, capsys):
     from gamekit.qlearning import main
+
     out = tmp_path / "q.json"
     with pytest.raises(SystemExit) as exit_:
         main(argv + ["--out", str(out)])

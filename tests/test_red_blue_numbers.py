@@ -5,13 +5,13 @@ exact game values of `solve`, the rule n mod 8 from the source, a brute-force pe
 and an exact probability computed with fractions. Expected values come from these, not from
 the library functions under test.
 """
+
 import itertools
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
-import pytest
 
 from gamekit import (
     MixedPlayer,
@@ -50,6 +50,7 @@ def brute_period(moves, count=600):
 # --------------------------------------------------------------------------------------
 # Sections 1-3: backwards from the end, the rule mod 8, the certificate
 # --------------------------------------------------------------------------------------
+
 
 def test_red_numbers_up_to_22_and_agreement_with_solve():
     assert red_blue(22).red == [n for n, r in enumerate(naive_colours(MOVES, 23)) if r]
@@ -98,6 +99,7 @@ def test_period_certificate_of_the_seed_set():
 # Sections 4-6: table 2, the script, the source's exercises
 # --------------------------------------------------------------------------------------
 
+
 def test_strategy_table_is_table_2_with_the_small_exceptions():
     table = strategy_table(MOVES)
     source_table_2 = {7: {5}, 6: {5}, 5: {3, 5, 11}, 4: {3, 11}, 3: {3, 11}, 2: set(), 1: set(), 0: set()}
@@ -115,8 +117,38 @@ def test_example_game_of_table_1_is_won_by_A_with_perfect_play():
 
 def test_the_scripts_output_misses_80():
     red = naive_colours(MOVES, 81)
-    printed_A = [0, 1, 2, 8, 9, 10, 16, 17, 18, 24, 25, 26, 32, 33, 34, 40, 41, 42, 48, 49, 50, 56, 57, 58,
-                 64, 65, 66, 72, 73, 74]
+    printed_A = [
+        0,
+        1,
+        2,
+        8,
+        9,
+        10,
+        16,
+        17,
+        18,
+        24,
+        25,
+        26,
+        32,
+        33,
+        34,
+        40,
+        41,
+        42,
+        48,
+        49,
+        50,
+        56,
+        57,
+        58,
+        64,
+        65,
+        66,
+        72,
+        73,
+        74,
+    ]
     assert printed_A == red_blue(79).red
     assert red[80] and red_blue(80).red == printed_A + [80]
 
@@ -146,6 +178,7 @@ def test_exercise_answers_of_the_source():
 # Section 7: periods of many sets
 # --------------------------------------------------------------------------------------
 
+
 def test_periods_of_all_pairs_up_to_12():
     for a, b in itertools.combinations(range(1, 13), 2):
         expected = 2 * a if (b % a == 0 and (b // a) % 2 == 1) else a + b
@@ -167,6 +200,7 @@ def test_three_move_sets_up_to_15():
 # Sections 8-11: strategies, playouts, course graphs, mixed(p)
 # --------------------------------------------------------------------------------------
 
+
 def seed_optimal(n):
     """The source's nextMove.optimal: switch(n %% 8 + 1, 3, 3, 3, 3, 3, 3, 5, 5)."""
     return n - [3, 3, 3, 3, 3, 3, 5, 5][n % 8]
@@ -186,7 +220,7 @@ def test_smart_random_player_subtracts_11_a_third_of_the_time():
         assert {smart(game, game.state(n)) for _ in range(100)} == {3, 5}
 
 
-@lru_cache(maxsize=None)
+@cache
 def p_end_at_zero(n):
     """Exact probability that smart random vs smart random from n ends at exactly 0."""
     if n <= 0:
@@ -199,8 +233,15 @@ def p_end_at_zero(n):
 
 def test_share_of_wrong_winners_under_the_seeds_rule_matches_the_exact_probability():
     game = SubtractionGame(22, MOVES)
-    recs = tournament(game, SmartRandomPlayer(seed=1), SmartRandomPlayer(seed=2), games=2000, seed=SEED,
-                      start=random_start(20, 50), keep_records=True).records
+    recs = tournament(
+        game,
+        SmartRandomPlayer(seed=1),
+        SmartRandomPlayer(seed=2),
+        games=2000,
+        seed=SEED,
+        start=random_start(20, 50),
+        keep_records=True,
+    ).records
     seed_rule_wrong = [(1 - r.movers[-1]) != r.winner for r in recs]
     ends_at_zero = [r.states[-1].n == 0 for r in recs]
     assert seed_rule_wrong == ends_at_zero  # the seed's rule fails exactly on games ending at 0
@@ -211,7 +252,7 @@ def test_share_of_wrong_winners_under_the_seeds_rule_matches_the_exact_probabili
 
 
 def test_course_vector_of_the_source_is_too_short_by_one_or_two():
-    always_3 = lambda g, s: 3  # noqa: E731
+    always_3 = lambda g, s: 3
     for n in range(20, 51):
         needed = len(play_game(SubtractionGame(n, MOVES), [always_3, always_3]).states)
         assert needed == 1 + math.ceil(n / 3)
@@ -227,7 +268,7 @@ PRINTED = {
 
 
 def oracle_colour(n1, n2):
-    red = lambda n: n >= 0 and n % 8 in (0, 1, 2)  # noqa: E731
+    red = lambda n: n >= 0 and n % 8 in (0, 1, 2)
     return "black" if red(n1) else ("red" if red(n2) else "blue")
 
 
@@ -244,8 +285,12 @@ def test_claims_about_the_printed_courses():
         assert all(b == "black" for a, b in zip(cs, cs[1:]) if a == "red")
     # moves certainly made by the random strategy at n > 11: none subtracts 11
     random_seats = {6: {2}, 7: {1, 2}, 8: {1}}
-    moves = [a - b for f, seats in random_seats.items() for i, (a, b) in enumerate(zip(PRINTED[f], PRINTED[f][1:]))
-             if i % 2 + 1 in seats and a > 11]
+    moves = [
+        a - b
+        for f, seats in random_seats.items()
+        for i, (a, b) in enumerate(zip(PRINTED[f], PRINTED[f][1:]))
+        if i % 2 + 1 in seats and a > 11
+    ]
     assert len(moves) == 19 and 11 not in moves
 
 
@@ -253,16 +298,25 @@ def test_win_rates_of_the_strategies():
     from gamekit.views.subtraction import mixed_win_rate
 
     game = SubtractionGame(22, MOVES)
-    result = tournament(game, PerfectPlayer(), SmartRandomPlayer(seed=SEED), games=300, seed=SEED,
-                        start=random_start(20, 50))
+    result = tournament(
+        game, PerfectPlayer(), SmartRandomPlayer(seed=SEED), games=300, seed=SEED, start=random_start(20, 50)
+    )
     assert result.win_rate(0) > 0.9
     low, high = mixed_win_rate(0.0, games=300, seed=SEED), mixed_win_rate(1.0, games=300, seed=SEED)
     assert abs(low - 0.5) < 0.1 and high > 0.9 and high - low > 0.35
     # from the red number 48 the random player moving first never wins against perfect play
-    res = tournament(game, SmartRandomPlayer(seed=SEED), PerfectPlayer(), games=200, seed=SEED,
-                     start=lambda g, rng: g.state(48), swap_seats=False)
+    res = tournament(
+        game,
+        SmartRandomPlayer(seed=SEED),
+        PerfectPlayer(),
+        games=200,
+        seed=SEED,
+        start=lambda g, rng: g.state(48),
+        swap_seats=False,
+    )
     assert res.wins == [0, 200]
     # and mixed(1) is the perfect player from both seats
     mixed = MixedPlayer(1.0, seed=SEED)
-    assert all(mixed(game, game.state(n, s)) == PerfectPlayer()(game, game.state(n, s))
-               for n in range(1, 100) for s in (0, 1))
+    assert all(
+        mixed(game, game.state(n, s)) == PerfectPlayer()(game, game.state(n, s)) for n in range(1, 100) for s in (0, 1)
+    )

@@ -1,6 +1,7 @@
 """Search: minimax, alpha-beta (fail-soft), table, move orders, iterative deepening, the
 search player, heuristics, random trees and the tree views, checked against exact oracles
 (`solve`, a plain recursive minimax written here, Knuth-Moore's formula, published counts)."""
+
 import math
 
 import matplotlib
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 matplotlib.use("Agg")
 
-from gamekit import (  # noqa: E402
+from gamekit import (
     Nim,
     RandomPlayer,
     RandomTree,
@@ -33,8 +34,8 @@ from gamekit import (  # noqa: E402
     solve,
     tree_size,
 )
-from gamekit.search import trace_alphabeta  # noqa: E402
-from gamekit.views.trees import (  # noqa: E402
+from gamekit.search import trace_alphabeta
+from gamekit.views.trees import (
     AlphaBetaStepper,
     alphabeta_figures,
     build_tree,
@@ -61,7 +62,8 @@ def km_best_leaves(b, d):
 
 leaf = st.integers(-9, 9)
 trees = st.recursive(leaf, lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40).filter(
-    lambda t: isinstance(t, list))
+    lambda t: isinstance(t, list)
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -103,7 +105,7 @@ def test_best_order_leaf_count_is_knuth_moore_minimum(b, d):
         r = alphabeta(t, order=oracle_order(t))
         assert r.leaves == km_best_leaves(b, d)
         assert r.value == minimax(t).value
-        assert minimax(t).leaves == b ** d
+        assert minimax(t).leaves == b**d
 
 
 def test_random_tree_orders_between_best_and_minimax():
@@ -112,13 +114,20 @@ def test_random_tree_orders_between_best_and_minimax():
     for order in (None, random_order(1)):
         r = alphabeta(t, order=order)
         assert r.value == full.value
-        assert km_best_leaves(4, 6) <= r.leaves < 4 ** 6
+        assert km_best_leaves(4, 6) <= r.leaves < 4**6
 
 
 # --- games: every position, both seats -------------------------------------------------------
 
-GAMES = [Nim((1, 2, 3)), Nim((2, 2, 3)), Nim((1, 2, 4), misere=True), Nim((2, 2, 2), misere=True),
-         SubtractionGame(12, (1, 2, 3)), SubtractionGame(14, (3, 5, 11)), SubtractionGame(10, (1, 3, 4))]
+GAMES = [
+    Nim((1, 2, 3)),
+    Nim((2, 2, 3)),
+    Nim((1, 2, 4), misere=True),
+    Nim((2, 2, 2), misere=True),
+    SubtractionGame(12, (1, 2, 3)),
+    SubtractionGame(14, (3, 5, 11)),
+    SubtractionGame(10, (1, 3, 4)),
+]
 
 
 @pytest.mark.parametrize("game", GAMES, ids=repr)
@@ -183,6 +192,7 @@ def test_iterative_deepening_is_exact_and_uses_the_table():
 
 # --- the seminar's h1 and figure 4 -----------------------------------------------------------
 
+
 def test_h1_depth_two_from_the_empty_board_prefers_the_centre():
     g = TicTacToe()
     s = g.initial_state()
@@ -205,6 +215,7 @@ def test_symmetry_reduced_tree_has_1_3_12_nodes():
 
 
 # --- the player ------------------------------------------------------------------------------
+
 
 def test_perfect_player_draws_itself_and_warm_search_is_one_node():
     g = TicTacToe()
@@ -253,6 +264,7 @@ def test_depth_limited_player_beats_random_mostly():
 
 
 # --- bad input -------------------------------------------------------------------------------
+
 
 def test_bad_input_is_refused_clearly():
     g = TicTacToe()
@@ -303,6 +315,7 @@ def test_nothing_changes_on_error():
 
 # --- random trees and tree views -------------------------------------------------------------
 
+
 def test_random_tree_is_a_seeded_game():
     a, b = RandomTree(3, 4, seed=7), RandomTree(3, 4, seed=7)
     assert a.leaf_values() == b.leaf_values()
@@ -317,8 +330,12 @@ def test_trace_matches_alphabeta_and_the_seminar_example():
     g = TreeGame([[3, 12, 8], [2, 4, 6], [14, 2, 5]])
     tr = trace_alphabeta(g)
     r = alphabeta(g)
-    assert (tr.result.value, tr.result.nodes, tr.result.leaves, tr.result.cutoffs) == (r.value, r.nodes, r.leaves,
-                                                                                       r.cutoffs)
+    assert (tr.result.value, tr.result.nodes, tr.result.leaves, tr.result.cutoffs) == (
+        r.value,
+        r.nodes,
+        r.leaves,
+        r.cutoffs,
+    )
     cuts = [s for s in tr.steps if s.kind == "cut"]
     assert [len(c.pruned) for c in cuts] == [2, 1] and r.value == 3
     assert tr.window_at(len(tr) - 1)[()] == (3, INF)  # the root's beta never moves
@@ -329,8 +346,12 @@ def test_trace_matches_alphabeta_and_the_seminar_example():
 def test_trace_counts_equal_alphabeta(tree):
     g = TreeGame(tree)
     tr, r = trace_alphabeta(g), alphabeta(g)
-    assert (tr.result.value, tr.result.nodes, tr.result.leaves, tr.result.cutoffs) == (r.value, r.nodes, r.leaves,
-                                                                                       r.cutoffs)
+    assert (tr.result.value, tr.result.nodes, tr.result.leaves, tr.result.cutoffs) == (
+        r.value,
+        r.nodes,
+        r.leaves,
+        r.cutoffs,
+    )
 
 
 def test_stepper_widget_headless():
@@ -350,6 +371,7 @@ def test_stepper_widget_headless():
     figs = alphabeta_figures(tr, tree)
     assert len(figs) == sum(s.kind in ("update", "cut") for s in tr.steps) + 1  # + the final step
     import matplotlib.pyplot as plt
+
     for f in figs:
         plt.close(f)
     plt.close(draw_alphabeta_storyboard(tr, tree, [0, 5]))
@@ -357,6 +379,7 @@ def test_stepper_widget_headless():
 
 
 # --- the numbers notebook 04 states -----------------------------------------------------------
+
 
 def test_numbers_stated_in_notebook_04():
     from gamekit import lines_order
@@ -378,15 +401,19 @@ def test_numbers_stated_in_notebook_04():
     trap = TicTacToe(".....XOOX")
     assert minimax(trap, None, 1, h1).move != 2 and minimax(trap, None, 1, h1_scaled).move == 2
     # refinement chain on the empty board
-    runs = [minimax(g).nodes, alphabeta(g).nodes, alphabeta(g, order=lines_order).nodes,
-            alphabeta(g, order=lines_order, table=TranspositionTable()).nodes]
+    runs = [
+        minimax(g).nodes,
+        alphabeta(g).nodes,
+        alphabeta(g, order=lines_order).nodes,
+        alphabeta(g, order=lines_order, table=TranspositionTable()).nodes,
+    ]
     assert runs[0] == 549_946 and runs[0] > runs[1] > runs[2] > runs[3]
     assert iterative_deepening(g, order=lines_order).value == 0
     p = SearchPlayer(order=lines_order)
     assert p(g, g.initial_state()) == 4 and p.last.nodes < runs[3]
     # exercises
     t = RandomTree(3, 5, seed=2026)
-    assert alphabeta(t, order=oracle_order(t)).leaves == 3 ** 3 + 3 ** 2 - 1
+    assert alphabeta(t, order=oracle_order(t)).leaves == 3**3 + 3**2 - 1
     r42 = alphabeta(TreeGame([[5, 1], [4, 7], [2, 9]]))
     assert (r42.value, r42.leaves) == (4, 5)
     worst = alphabeta(g, order=lambda gm, s, m: lines_order(gm, s, m)[::-1]).nodes
@@ -437,7 +464,7 @@ def test_more_numbers_stated_in_notebook_04():
     k0 = g.initial_state()
     K = reachable_positions(g)
     conceivable = set(product("XO.", repeat=9))
-    assert len(conceivable) == 3 ** 9 == 19_683 and K < conceivable and tuple("XXXXX....") not in K
+    assert len(conceivable) == 3**9 == 19_683 and conceivable > K and tuple("XXXXX....") not in K
     with pytest.raises(IllegalMoveError):
         g.play(g.play(k0, 4), 4)
     parents = {}
@@ -477,8 +504,9 @@ def test_play_widget_with_search_players_headless():
     from gamekit.views.tictactoe import TicTacToePlay, winner
 
     g = TicTacToe()
-    w = TicTacToePlay(players={"perfect (alpha-beta)": lambda: SearchPlayer(),
-                               "depth 2, h1": lambda: SearchPlayer(2, h1_scaled)})
+    w = TicTacToePlay(
+        players={"perfect (alpha-beta)": lambda: SearchPlayer(), "depth 2, h1": lambda: SearchPlayer(2, h1_scaled)}
+    )
     assert w.opponent.value == "perfect (alpha-beta)"
     w.squares[0].click()  # X in a corner: the perfect reply is the centre
     assert w.state[0] == "X" and w.state[4] == "O"

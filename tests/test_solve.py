@@ -1,4 +1,5 @@
 """`solve` against a plain recursive minimax, on many subtraction games, from both seats."""
+
 import random
 import sys
 
@@ -58,12 +59,24 @@ def test_best_moves_are_the_moves_to_red_numbers():
 
 class Cycle:
     """A broken game whose graph has a cycle (0 -> 1 -> 0)."""
-    def initial_state(self): return 0
-    def to_move(self, s): return s
-    def legal_moves(self, s): return (0,)
-    def play(self, s, m): return 1 - s
-    def is_terminal(self, s): return False
-    def utility(self, s, p): return 0
+
+    def initial_state(self):
+        return 0
+
+    def to_move(self, s):
+        return s
+
+    def legal_moves(self, s):
+        return (0,)
+
+    def play(self, s, m):
+        return 1 - s
+
+    def is_terminal(self, s):
+        return False
+
+    def utility(self, s, p):
+        return 0
 
 
 def test_cycle_and_non_games_are_reported():

@@ -1,11 +1,19 @@
 """The subtraction game: rules, validation, red/blue numbers, periods and strategy tables."""
+
 import random
 
 import numpy as np
 import pytest
 
-from gamekit import (IllegalMoveError, SubtractionGame, SubtractionState, periodicity, red_blue,
-                     strategy_table, winning_moves)
+from gamekit import (
+    IllegalMoveError,
+    SubtractionGame,
+    SubtractionState,
+    periodicity,
+    red_blue,
+    strategy_table,
+    winning_moves,
+)
 from gamekit.games.subtraction import MAX_N
 
 
@@ -19,6 +27,7 @@ def brute_red(N, moves):
 
 
 # --- rules ----------------------------------------------------------------------------
+
 
 def test_rules_reaching_zero_wins_and_going_below_loses():
     g = SubtractionGame(5)
@@ -53,16 +62,19 @@ def test_illegal_move_names_move_and_allowed_moves():
     assert issubclass(IllegalMoveError, ValueError)
 
 
-@pytest.mark.parametrize("moves, message", [
-    ([], "must not be empty"),
-    ([3, 0], "positive integer"),
-    ([3, -5], "positive integer"),
-    ([3, 5, 3], "distinct"),
-    ([3, 2.5], "whole number"),
-    ([3, True], "whole number"),
-    ("35", "collection"),
-    (7, "collection"),
-])
+@pytest.mark.parametrize(
+    "moves, message",
+    [
+        ([], "must not be empty"),
+        ([3, 0], "positive integer"),
+        ([3, -5], "positive integer"),
+        ([3, 5, 3], "distinct"),
+        ([3, 2.5], "whole number"),
+        ([3, True], "whole number"),
+        ("35", "collection"),
+        (7, "collection"),
+    ],
+)
 def test_bad_moves_are_rejected_with_a_clear_message(moves, message):
     with pytest.raises((ValueError, TypeError), match=message):
         SubtractionGame(10, moves=moves)
@@ -81,6 +93,7 @@ def test_utility_before_the_end_is_an_error():
 
 
 # --- red and blue numbers ---------------------------------------------------------------
+
 
 def test_red_numbers_follow_the_mod_8_rule():
     rb = red_blue(100_000)
@@ -123,6 +136,7 @@ def test_N_too_large_for_memory_is_rejected():
 
 # --- periods with proof ------------------------------------------------------------------
 
+
 def test_periods_of_known_sets():
     assert (periodicity((3, 5, 11)).period, periodicity((3, 5, 11)).preperiod) == (8, 0)
     assert periodicity((3, 5, 8)).period == 11
@@ -152,10 +166,12 @@ def test_period_certificate_and_brute_force_agree(trial):
 def test_a_broken_certificate_does_not_verify():
     p = periodicity((3, 5, 11))
     from dataclasses import replace
+
     assert not replace(p, period=p.period - 1).verify()
 
 
 # --- the strategy table ---------------------------------------------------------------------
+
 
 def test_strategy_table_reproduces_the_seeds_table_2():
     table = strategy_table((3, 5, 11))

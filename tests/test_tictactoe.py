@@ -1,17 +1,25 @@
 """TicTacToe: the game, the source's integer encoding, the count-based players, the views and the widget."""
+
 import matplotlib
 
 matplotlib.use("Agg")
 
-import pytest  # noqa: E402
+import pytest
 
-from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, reachable_positions, tournament, winner  # noqa: E402
-from gamekit.counting import count_outcomes, outcome_probabilities  # noqa: E402
-from gamekit.games.tictactoe import (board_from_string, board_text, seed_encoding, seed_winner,  # noqa: E402
-                                     seed_x_to_move)
-from gamekit.players import LossAversePlayer, RawCountPlayer  # noqa: E402
-from gamekit.views.tictactoe import (TicTacToePlay, board_html, board_strip, counting_hints, draw_board,  # noqa: E402
-                                     heat_map, line_boards, show_board)
+from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, reachable_positions, tournament, winner
+from gamekit.counting import count_outcomes, outcome_probabilities
+from gamekit.games.tictactoe import board_from_string, board_text, seed_encoding, seed_winner, seed_x_to_move
+from gamekit.players import LossAversePlayer, RawCountPlayer
+from gamekit.views.tictactoe import (
+    TicTacToePlay,
+    board_html,
+    board_strip,
+    counting_hints,
+    draw_board,
+    heat_map,
+    line_boards,
+    show_board,
+)
 
 GAME = TicTacToe()
 POSITIONS = sorted(reachable_positions(GAME))
@@ -76,8 +84,7 @@ def test_loss_averse_player_maximises_one_minus_p_lose():
 
 def test_seed_tournament_reproduced_random_x_against_both_count_players():
     # the source's 100 games: random X against the count-based O (seats fixed)
-    corrected = tournament(GAME, RandomPlayer(seed=2026), LossAversePlayer(), games=100, seed=2026,
-                           swap_seats=False)
+    corrected = tournament(GAME, RandomPlayer(seed=2026), LossAversePlayer(), games=100, seed=2026, swap_seats=False)
     raw = tournament(GAME, RandomPlayer(seed=2026), RawCountPlayer(), games=100, seed=2026, swap_seats=False)
     assert corrected.wins[0] == 0 and corrected.games == 100  # "no longer loses" — in this sample
     assert raw.wins[0] > 0  # the first "optimal" player did lose now and then
@@ -95,6 +102,7 @@ def test_board_views():
     fig = board_strip(line_boards(GAME, [4, 0, 8]), captions=list("abcd"))
     assert len(fig.axes) == 4
     import matplotlib.pyplot as plt
+
     plt.close("all")
 
 
@@ -137,8 +145,8 @@ def test_widget_shows_each_hint_under_its_square_and_colours_it():
     # one grid: each row of three squares is followed by the row of their three hint labels
     for r in (0, 3, 6):
         k = 2 * r
-        assert list(w.board.children[k:k + 3]) == w.squares[r:r + 3]
-        assert list(w.board.children[k + 3:k + 6]) == w.hint_labels[r:r + 3]
+        assert list(w.board.children[k : k + 3]) == w.squares[r : r + 3]
+        assert list(w.board.children[k + 3 : k + 6]) == w.hint_labels[r : r + 3]
     notes, values = counting_hints(GAME, w.state)
     for i in range(9):
         assert w.hint_labels[i].value == hint_label_html(notes[i]) and "P(lose)" in w.hint_labels[i].value
@@ -147,14 +155,13 @@ def test_widget_shows_each_hint_under_its_square_and_colours_it():
     assert w.squares[safest].style.button_color == LIGHT_RED and w.squares[riskiest].style.button_color == LIGHT_BLUE
     w.squares[safest].click()
     taken = [i for i, c in enumerate(w.state) if c != "."]
-    assert all(w.hint_labels[i].value == hint_label_html("") and w.squares[i].style.button_color is None
-               for i in taken)
+    assert all(w.hint_labels[i].value == hint_label_html("") and w.squares[i].style.button_color is None for i in taken)
     w.hints.value = False  # hints off: labels gone, plain squares, marks unchanged
     assert all(lab.layout.display == "none" for lab in w.hint_labels)
     assert all(b.style.button_color is None and b.tooltip == "" for b in w.squares)
     assert [b.description for b in w.squares] == [c if c != "." else "" for c in w.state]
     # a won game: the winning line is drawn in red, the hint labels disappear
-    w = TicTacToePlay(players={"first free": lambda: (lambda game, s: game.legal_moves(s)[0])}, hints=True)
+    w = TicTacToePlay(players={"first free": lambda: lambda game, s: game.legal_moves(s)[0]}, hints=True)
     for square in (6, 7, 8):  # the computer fills 0, 1, 2 ... and X completes the bottom row first
         w.squares[square].click()
     assert winner(w.state) == "X" and "You win" in w.message.value

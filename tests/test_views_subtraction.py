@@ -3,6 +3,7 @@
 Colours are checked against independent oracles: the mod-8 rule for 3, 5, 11, exact values
 from `solve` for other sets, and a plain recursive tree count for the growth plot.
 """
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -30,8 +31,8 @@ from gamekit.views.subtraction import (
     mixed_win_rate,
     number_graph,
     parse_start,
-    trim_course,
     tree_growth,
+    trim_course,
 )
 
 OTHER_SETS = [(3, 5), (3, 5, 8), (1, 2), (2, 7), (4, 9, 10), (1, 3, 4), (2, 5, 6)]
@@ -62,6 +63,7 @@ def mover_value(n, moves, to_move=0):
 
 
 # -- number graph ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("N", [0, 1, 2, 3, 7, 8, 22, 80, 81, 200])
 def test_number_graph_colours_follow_the_mod_8_rule(N):
@@ -126,6 +128,7 @@ def test_drawings_return_axes_with_content():
 
 # -- course graph --------------------------------------------------------------------------
 
+
 def oracle_edge_colour(n1, n2, moves, to_move):
     """The seed's rule from exact values: could the mover force a win, and did the move keep it?"""
     if mover_value(n1, moves, to_move) != 1:
@@ -159,7 +162,7 @@ def test_course_graph_of_a_played_game_matches_the_oracle_from_both_seats():
 def replay(numbers):
     """Replay a printed course through play_game (a scripted player) and return the record."""
     moves = iter(a - b for a, b in zip(numbers, numbers[1:]))
-    script = lambda game, state: next(moves)  # noqa: E731
+    script = lambda game, state: next(moves)
     return play_game(SubtractionGame(numbers[0]), [script, script])
 
 
@@ -193,8 +196,9 @@ def test_the_seeds_r_edge_rule_colours_some_losing_moves_red():
             return "red" if n2 % 8 in range(0, 3) else "blue"
         return "black"
 
-    differ = {(n1, n1 - d) for n1 in range(1, 100) for d in (3, 5, 11)
-              if r_colour(n1, n1 - d) != edge_colour(n1, n1 - d)}
+    differ = {
+        (n1, n1 - d) for n1 in range(1, 100) for d in (3, 5, 11) if r_colour(n1, n1 - d) != edge_colour(n1, n1 - d)
+    }
     assert differ == {(5, -6), (4, -7), (3, -8)}
     assert all(edge_colour(a, b) == "blue" for a, b in differ)
 
@@ -227,6 +231,7 @@ def test_course_graph_layout_attributes_and_drawing():
 
 # -- the wrong approach: tree growth -----------------------------------------------------------
 
+
 def plain_tree_size(n, moves):
     """Nodes of the forward game tree, counted by plain recursion (no memo)."""
     return 1 if n <= 0 else 1 + sum(plain_tree_size(n - d, moves) for d in moves)
@@ -247,6 +252,7 @@ def test_tree_growth_counts_and_growth_factor():
 
 
 # -- widgets (headless) ------------------------------------------------------------------------
+
 
 def test_play_widget_button_plays_a_move_and_the_computer_answers():
     w = SubtractionPlay(start=22, opponent="optimal", seed=1)
@@ -380,6 +386,7 @@ def test_optimal_against_random_wins_from_every_blue_start_when_moving_first():
 
 # -- the forward tree and the numbers notebook 01 states ------------------------------------------
 
+
 def test_forward_tree_has_tree_size_nodes_and_repeats_numbers():
     from gamekit.views.subtraction import draw_forward_tree, forward_tree, tree_layout
 
@@ -418,7 +425,7 @@ def test_numbers_stated_in_notebook_01():
     # Determined: every start 1..200 has value +1 or -1; longest game ceil(n/3); TicTacToe is a draw.
     values = [mover_value(n, (3, 5, 11)) for n in range(1, 201)]
     assert set(values) == {1, -1} and values.count(1) == 125
-    always3 = lambda game, state: 3  # noqa: E731
+    always3 = lambda game, state: 3
     assert all(play_game(SubtractionGame(n), [always3, always3]).length == math.ceil(n / 3) for n in range(1, 61))
     ttt = TicTacToe()
     assert solve(ttt)[ttt.initial_state()] == 0

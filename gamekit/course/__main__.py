@@ -7,6 +7,7 @@
 
 NB is a notebook file or a two-digit chapter number (`03`); without NB every notebook is built.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,15 +18,24 @@ from . import build
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gamekit.course", description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m gamekit.course",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     parser.add_argument("--out", type=Path, default=Path("_build"), help="build folder (default: _build)")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("assets", help="install reveal.js, MathJax, RequireJS, jQuery and the widget renderer "
-                                  "from npm (once; delete _build/assets to reinstall)")
-    for name, text in [("slides", "execute notebooks and export offline reveal.js slides"),
-                       ("handouts", "student copies: solutions stubbed, outputs cleared"),
-                       ("html", "execute notebooks and export one HTML page each")]:
+    sub.add_parser(
+        "assets",
+        help="install reveal.js, MathJax, RequireJS, jQuery and the widget renderer "
+        "from npm (once; delete _build/assets to reinstall)",
+    )
+    for name, text in [
+        ("slides", "execute notebooks and export offline reveal.js slides"),
+        ("handouts", "student copies: solutions stubbed, outputs cleared"),
+        ("html", "execute notebooks and export one HTML page each"),
+    ]:
         cmd = sub.add_parser(name, help=text)
         cmd.add_argument("notebooks", nargs="*", help="notebook files or chapter numbers (default: all)")
         if name != "handouts":

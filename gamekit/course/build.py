@@ -18,6 +18,7 @@ Three products, each from the notebooks in `notebooks/`, each written below `_bu
 
 Without npm the slides fall back to the CDN, with a clear warning.
 """
+
 from __future__ import annotations
 
 import ast
@@ -30,9 +31,9 @@ import subprocess
 import sys
 import tempfile
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 import nbformat
 
@@ -127,9 +128,14 @@ require({waitSeconds: 60},
 </script>
 {% endblock footer_js %}
 """
-SLIDES_TEMPLATE = ("{%- extends 'index.html.j2' -%}" + _NO_MERMAID
-                   + "{% block html_head_css %}{{ super() }}" + _SLIDE_CSS + "{% endblock html_head_css %}"
-                   + _SLIDES_JS)
+SLIDES_TEMPLATE = (
+    "{%- extends 'index.html.j2' -%}"
+    + _NO_MERMAID
+    + "{% block html_head_css %}{{ super() }}"
+    + _SLIDE_CSS
+    + "{% endblock html_head_css %}"
+    + _SLIDES_JS
+)
 # In the HTML page to read, solutions are folded away (click to open), as in JupyterLab.
 _FOLDED_SOLUTIONS = """
 {% block any_cell scoped %}
@@ -188,6 +194,7 @@ def default_paths() -> BuildPaths:
 # Assets from npm
 # ---------------------------------------------------------------------------------------
 
+
 def assets_installed(paths: BuildPaths | None = None) -> bool:
     """True when every pinned npm package is in `_build/assets/node_modules`."""
     paths = paths or default_paths()
@@ -209,15 +216,28 @@ def install_assets(paths: BuildPaths | None = None, force: bool = False) -> bool
         return True
     npm = shutil.which("npm")
     if npm is None:
-        warnings.warn("npm is not installed: slides will load reveal.js, MathJax and the widget renderer "
-                      "from CDNs and need internet. Install Node.js/npm and run "
-                      "`python -m gamekit.course assets` for offline slides.", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            "npm is not installed: slides will load reveal.js, MathJax and the widget renderer "
+            "from CDNs and need internet. Install Node.js/npm and run "
+            "`python -m gamekit.course assets` for offline slides.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return False
     paths.assets.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="assets-", dir=paths.assets.parent))
-    (tmp / "package.json").write_text(json.dumps(
-        {"name": "gamekit-course-assets", "private": True, "description": "built by python -m gamekit.course assets",
-         "dependencies": ASSET_PACKAGES}, indent=2), encoding="utf-8")
+    (tmp / "package.json").write_text(
+        json.dumps(
+            {
+                "name": "gamekit-course-assets",
+                "private": True,
+                "description": "built by python -m gamekit.course assets",
+                "dependencies": ASSET_PACKAGES,
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
     try:
         done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
@@ -269,8 +289,12 @@ def copy_lib(paths: BuildPaths, target: Path) -> Path:
 
 def asset_config(local: bool, prefix: str = "lib") -> dict:
     """nbconvert exporter settings: every script and style sheet from `prefix/` (or the CDN)."""
-    common = {"reveal_theme": THEME, "reveal_width": str(SLIDE_WIDTH), "reveal_height": str(SLIDE_HEIGHT),
-              "reveal_number": "c/t"}
+    common = {
+        "reveal_theme": THEME,
+        "reveal_width": str(SLIDE_WIDTH),
+        "reveal_height": str(SLIDE_HEIGHT),
+        "reveal_number": "c/t",
+    }
     if not local:
         return common
     return {
@@ -286,15 +310,18 @@ def asset_config(local: bool, prefix: str = "lib") -> dict:
 # A URL that the page would load (script, style sheet, image, font, module), as opposed to a
 # link the reader may click.
 _URL = r"(?P<url>(?:https?:)?//[^\"'\s)]+)"
-_RESOURCE_PATTERNS = [re.compile(p, re.I) for p in [
-    r"<script\b[^>]*\bsrc\s*=\s*[\"']" + _URL,
-    r"<link\b[^>]*\bhref\s*=\s*[\"']" + _URL,
-    r"<img\b[^>]*\bsrc\s*=\s*[\"']" + _URL,
-    r"url\(\s*[\"']?" + _URL,
-    r"@import\s+[\"']" + _URL,
-    r"\bfrom\s+[\"']" + _URL,
-    r"[\"'](?P<url>https?://[^\"'\s]*\.(?:m?js|css)(?:\?[^\"'\s]*)?)[\"']",
-]]
+_RESOURCE_PATTERNS = [
+    re.compile(p, re.I)
+    for p in [
+        r"<script\b[^>]*\bsrc\s*=\s*[\"']" + _URL,
+        r"<link\b[^>]*\bhref\s*=\s*[\"']" + _URL,
+        r"<img\b[^>]*\bsrc\s*=\s*[\"']" + _URL,
+        r"url\(\s*[\"']?" + _URL,
+        r"@import\s+[\"']" + _URL,
+        r"\bfrom\s+[\"']" + _URL,
+        r"[\"'](?P<url>https?://[^\"'\s]*\.(?:m?js|css)(?:\?[^\"'\s]*)?)[\"']",
+    ]
+]
 
 
 def remote_resources(html: str) -> list[str]:
@@ -312,6 +339,7 @@ def remote_resources(html: str) -> list[str]:
 # ---------------------------------------------------------------------------------------
 # Exporting
 # ---------------------------------------------------------------------------------------
+
 
 def _prepare_offline(paths: BuildPaths, outdir: Path, offline: bool | None) -> bool:
     """Install assets and copy `lib/` next to the output; False means 'use the CDN'."""
@@ -416,8 +444,9 @@ def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     return body
 
 
-def write_slides(nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = None,
-                 offline: bool | None = None) -> Path:
+def write_slides(
+    nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = None, offline: bool | None = None
+) -> Path:
     """Write the slides of an executed notebook to `_build/slides/<name>.slides.html`.
 
     `offline=None` uses local assets when npm can provide them and warns otherwise;
@@ -430,8 +459,9 @@ def write_slides(nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None 
     return out
 
 
-def write_html(nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = None,
-               offline: bool | None = None) -> Path:
+def write_html(
+    nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = None, offline: bool | None = None
+) -> Path:
     """Write an executed notebook as `_build/html/<name>.html` (assets as for the slides)."""
     paths = paths or default_paths()
     local = _prepare_offline(paths, paths.html, offline)
@@ -443,6 +473,7 @@ def write_html(nb: nbformat.NotebookNode, name: str, paths: BuildPaths | None = 
 # ---------------------------------------------------------------------------------------
 # Handouts
 # ---------------------------------------------------------------------------------------
+
 
 def answer_names(source: str) -> list[str]:
     """Names starting with `answer` that the code assigns at top level, in order of first assignment."""
@@ -519,6 +550,7 @@ def make_handout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 # Whole-course commands
 # ---------------------------------------------------------------------------------------
 
+
 def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
     """The notebooks to build: the given files (or NN prefixes like `03`), else all of `notebooks/`."""
     folder = Path.cwd() / "notebooks"
@@ -530,8 +562,10 @@ def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
             continue
         matches = sorted(folder.glob(f"{name}*.ipynb")) if re.fullmatch(r"\d\d", str(name)) else []
         if len(matches) != 1:
-            raise ValueError(f"no notebook {name!r}: give a path to an .ipynb file or a two-digit "
-                             f"chapter number (found in {folder}: {[p.name for p in sorted(folder.glob('*.ipynb'))]})")
+            raise ValueError(
+                f"no notebook {name!r}: give a path to an .ipynb file or a two-digit "
+                f"chapter number (found in {folder}: {[p.name for p in sorted(folder.glob('*.ipynb'))]})"
+            )
         chosen.append(matches[0])
     if not chosen:
         chosen = sorted(folder.glob("[0-9][0-9]-*.ipynb"))
@@ -540,8 +574,9 @@ def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
     return chosen
 
 
-def build_slides(notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None,
-                 html: bool = False) -> list[Path]:
+def build_slides(
+    notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None, html: bool = False
+) -> list[Path]:
     """Execute each notebook and write its offline slides (and, with `html=True`, its HTML page)."""
     paths = paths or default_paths()
     written = []

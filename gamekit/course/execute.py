@@ -1,4 +1,5 @@
 """Execute course notebooks headless (with real figures) and export them as slides."""
+
 from __future__ import annotations
 
 import contextlib

@@ -5,6 +5,7 @@ metadata; an exercise is a markdown cell starting `**Exercise N.M**` and its sol
 the next code cell, which starts with `# Solution`, carries the tag `solution` and is
 collapsed (`jupyter.source_hidden`).
 """
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """Small helpers the notebooks use: show a function's real source, and self-checks."""
+
 from __future__ import annotations
 
 import html
@@ -31,8 +32,10 @@ class SourceView:
         except ImportError:  # pygments comes with IPython; this is only a fallback
             body = f"<pre>{html.escape(self.source)}</pre>"
         name = getattr(self.obj, "__qualname__", repr(self.obj))
-        return (f"<div style='font-size:0.85em'><div style='color:#555'>source of "
-                f"<code>{html.escape(self.where)}.{html.escape(name)}</code></div>{body}</div>")
+        return (
+            f"<div style='font-size:0.85em'><div style='color:#555'>source of "
+            f"<code>{html.escape(self.where)}.{html.escape(name)}</code></div>{body}</div>"
+        )
 
     def _repr_pretty_(self, p, cycle) -> None:
         p.text(self.source)

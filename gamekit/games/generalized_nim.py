@@ -21,11 +21,13 @@ and without its dictionary of known states (counting the calls), the project's A
 pseudocode ported literally (it has two bugs, see `seed_alphabeta_literal`), and Sprague-Grundy
 numbers for the impartial special case.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -46,15 +48,18 @@ class GNimState:
     to_move: int = 0
     won: bool = False
 
-    def moves_left(self, player: int) -> Dict[int, float]:
+    def moves_left(self, player: int) -> dict[int, float]:
         """Player `player`'s remaining budget as a dict {stones taken: uses left}."""
         return dict(self.budgets[player])
 
     def __repr__(self) -> str:
         def show(b):
             return "{" + ", ".join(f"{k}: {'inf' if v == INF else v}" for k, v in b) + "}"
-        return (f"GNimState(board={self.board}, P1={show(self.budgets[0])}, "
-                f"P2={show(self.budgets[1])}, to_move={self.to_move}, won={self.won})")
+
+        return (
+            f"GNimState(board={self.board}, P1={show(self.budgets[0])}, "
+            f"P2={show(self.budgets[1])}, to_move={self.to_move}, won={self.won})"
+        )
 
 
 def check_board(board: Any) -> int:
@@ -84,8 +89,9 @@ def check_budget(moves: Any, who: str = "moves") -> Budgets:
         elif isinstance(uses, float) and uses == INF:
             uses = INF
         else:
-            raise TypeError(f"{who}: the uses of move {take} must be a count >= 0 (a whole number) "
-                            f"or math.inf, got {uses!r}")
+            raise TypeError(
+                f"{who}: the uses of move {take} must be a count >= 0 (a whole number) or math.inf, got {uses!r}"
+            )
         out.append((int(take), uses))
     return tuple(sorted(out))
 
@@ -103,16 +109,17 @@ class GeneralizedNim:
     `took_last`, the project's `board <= 0`).
     """
 
-    def __init__(self, board: int, moves: Mapping | Sequence[Mapping],
-                 win: Callable[[GNimState], bool] | None = None):
+    def __init__(self, board: int, moves: Mapping | Sequence[Mapping], win: Callable[[GNimState], bool] | None = None):
         self.board = check_board(board)
         if isinstance(moves, Mapping):
             pair = (check_budget(moves, "moves"),) * 2
         elif isinstance(moves, (list, tuple)) and len(moves) == 2:
             pair = (check_budget(moves[0], "moves of player 0"), check_budget(moves[1], "moves of player 1"))
         else:
-            raise TypeError("moves must be one dict {stones taken: uses} for both players, or a list of "
-                            f"two such dicts (player 0's, player 1's); got {moves!r}")
+            raise TypeError(
+                "moves must be one dict {stones taken: uses} for both players, or a list of "
+                f"two such dicts (player 0's, player 1's); got {moves!r}"
+            )
         win = took_last if win is None else win
         if not callable(win):
             raise TypeError(f"win must be a function of the state returning True or False, got {win!r}")
@@ -150,8 +157,10 @@ class GeneralizedNim:
         except Exception as exc:
             raise ValueError(f"the win condition raised {type(exc).__name__}: {exc} on state {after!r}") from exc
         if not isinstance(verdict, (bool, np.bool_)):
-            raise TypeError(f"the win condition must return True or False, got {verdict!r} "
-                            f"({type(verdict).__name__}) on state {after!r}")
+            raise TypeError(
+                f"the win condition must return True or False, got {verdict!r} "
+                f"({type(verdict).__name__}) on state {after!r}"
+            )
         return bool(verdict)
 
     def is_terminal(self, state: GNimState) -> bool:
@@ -167,13 +176,14 @@ class GeneralizedNim:
 
 # --- the project's MinMax, with and without its dictionary of known states ------------------
 
+
 @dataclass(frozen=True)
 class MinMaxCount:
     """The value of a position (player 0's view) and how much work finding it took."""
 
     value: float
-    calls: int      # how often the function was entered (nodes visited)
-    stored: int     # states in the memo dict at the end (0 without memo)
+    calls: int  # how often the function was entered (nodes visited)
+    stored: int  # states in the memo dict at the end (0 without memo)
 
 
 def minmax_counted(game: Game, state: State | None = None, memo: bool = True) -> MinMaxCount:
@@ -181,7 +191,7 @@ def minmax_counted(game: Game, state: State | None = None, memo: bool = True) ->
     to show what the project's dict of solved states (`gameStates`, used when `memo=True`) saves."""
     check_game(game)
     root = game.initial_state() if state is None else state
-    known: Dict[State, float] = {}
+    known: dict[State, float] = {}
     calls = 0
 
     def value(s: State) -> float:
@@ -203,6 +213,7 @@ def minmax_counted(game: Game, state: State | None = None, memo: bool = True) ->
 
 
 # --- the project's AlphaBeta pseudocode, ported literally ---------------------------------------
+
 
 def seed_alphabeta_literal(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
     """The project's AlphaBeta pseudocode, line by line, its two bugs kept on purpose (chapter 5
@@ -272,15 +283,21 @@ def seed_alphabeta_max_repaired(game: Game, state: State, alpha: float = -INF, b
     return beta
 
 
-def small_games(max_board: int = 7, takes: Iterable[int] = (1, 2, 3),
-                budget_choices: Iterable[float] = (1, 2, INF)) -> list[GeneralizedNim]:
+def small_games(
+    max_board: int = 7, takes: Iterable[int] = (1, 2, 3), budget_choices: Iterable[float] = (1, 2, INF)
+) -> list[GeneralizedNim]:
     """A family of small games for exhaustive checks: every board up to `max_board`, and every
     pair of move sets drawn from `takes` with budgets from `budget_choices`, two moves each,
     with the project's win rule (take the last stone)."""
     takes = sorted(set(takes))
     budget_choices = tuple(budget_choices)
-    dicts = [{a: u, b: w} for i, a in enumerate(takes) for b in takes[i + 1:]
-             for u in budget_choices for w in budget_choices]
+    dicts = [
+        {a: u, b: w}
+        for i, a in enumerate(takes)
+        for b in takes[i + 1 :]
+        for u in budget_choices
+        for w in budget_choices
+    ]
     return [GeneralizedNim(n, [d0, d1]) for n in range(1, max_board + 1) for d0 in dicts for d1 in dicts]
 
 
@@ -297,6 +314,7 @@ def find_counterexample(games: Iterable[GeneralizedNim], algorithm: Callable = s
 
 
 # --- Sprague-Grundy numbers (impartial games only) -----------------------------------------------
+
 
 def mex(values: Iterable[int]) -> int:
     """Minimum excludant: the smallest whole number >= 0 not among `values`."""

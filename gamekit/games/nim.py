@@ -5,11 +5,13 @@ wins; in misère play (German: *Misère-Nim*, as in the Q-learning source) whoev
 last stick loses. Bouton's rule gives the exact outcome of every position, which makes Nim
 the course's oracle for search and learning.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import reduce
 from operator import xor
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,7 +61,7 @@ def winning_nim_moves(piles: Iterable[int], misere: bool = False) -> list[tuple[
     found = []
     for i, size in enumerate(piles):
         for take in range(1, size + 1):
-            after = piles[:i] + (size - take,) + piles[i + 1:]
+            after = piles[:i] + (size - take,) + piles[i + 1 :]
             if is_p_position(after, misere):
                 found.append((i, take))
     return found
@@ -89,13 +91,17 @@ class Nim:
     def play(self, state: NimState, move) -> NimState:
         try:
             i, take = move
-            ok = (not isinstance(i, bool) and not isinstance(take, bool)
-                  and 0 <= i < len(state.piles) and 1 <= take <= state.piles[i])
+            ok = (
+                not isinstance(i, bool)
+                and not isinstance(take, bool)
+                and 0 <= i < len(state.piles)
+                and 1 <= take <= state.piles[i]
+            )
         except (TypeError, ValueError):
             ok = False
         if not ok:
             raise illegal_move(move, state, self.legal_moves(state))
-        piles = state.piles[:i] + (state.piles[i] - take,) + state.piles[i + 1:]
+        piles = state.piles[:i] + (state.piles[i] - take,) + state.piles[i + 1 :]
         return NimState(piles, 1 - state.to_move)
 
     def is_terminal(self, state: NimState) -> bool:

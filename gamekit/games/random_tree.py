@@ -6,10 +6,12 @@ then first move". Player 0 (MAX) moves at even depths, player 1 (MIN) at odd dep
 utility is its value for player 0 (and minus that for player 1), so values need not be
 +-1: textbook trees use numbers like 3, 12, 8.
 """
+
 from __future__ import annotations
 
 import numbers
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -107,10 +109,10 @@ class RandomTree(TreeGame):
                 raise TypeError(f"{name} must be a whole number >= {low}, got {x!r}")
             if x < low:
                 raise ValueError(f"{name} must be a whole number >= {low}, got {x!r}")
-        if branching ** depth > 5_000_000:
-            raise ValueError(f"branching**depth = {branching ** depth:,} leaves is too many (at most 5,000,000)")
+        if branching**depth > 5_000_000:
+            raise ValueError(f"branching**depth = {branching**depth:,} leaves is too many (at most 5,000,000)")
         self.branching, self.depth, self.seed = int(branching), int(depth), seed
-        values = np.random.default_rng(seed).permutation(self.branching ** self.depth)
+        values = np.random.default_rng(seed).permutation(self.branching**self.depth)
         self.values = values.astype(float)
 
     def __repr__(self) -> str:

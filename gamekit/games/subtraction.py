@@ -10,11 +10,13 @@ Besides the game itself this module holds its number theory: the *red* numbers (
 P-position) and the *blue* numbers (*blaue Zahlen*, the ones to avoid), their period with
 a finite proof, and the strategy table derived from that period.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -111,6 +113,7 @@ class SubtractionGame:
 # Red and blue numbers
 # --------------------------------------------------------------------------------------
 
+
 def _scan(moves: tuple[int, ...], stop: int) -> tuple[bytearray, int | None, int | None]:
     """Outcomes for n = 0, 1, ... (1 = red) until a window repeats or `stop` numbers are done.
 
@@ -187,9 +190,7 @@ def periodicity(moves: Iterable[int] = SEED_MOVES) -> Periodicity:
 def _periodicity(moves: tuple[int, ...]) -> Periodicity:
     colours, a, b = _scan(moves, MAX_PERIOD_SEARCH)
     if a is None:
-        raise ValueError(
-            f"no repeating window found among the first {MAX_PERIOD_SEARCH:,} numbers for moves {moves}"
-        )
+        raise ValueError(f"no repeating window found among the first {MAX_PERIOD_SEARCH:,} numbers for moves {moves}")
     k = moves[-1]
     period = b - a
     start = max(a - k, 0)  # the window at a covers a-k .. a-1, so colours agree from there on
@@ -261,6 +262,7 @@ def winning_moves(n: int, moves: Iterable[int] = SEED_MOVES) -> tuple[int, ...]:
 # The strategy table (the source's table 2), derived for any set
 # --------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class StrategyRow:
     residue: int
@@ -290,9 +292,7 @@ class StrategyTable:
                 win = "–  (red: no win can be forced)"
             else:
                 win = " or ".join(str(d) for d in row.moves)
-            exc = "; ".join(
-                f"n={n}: {' or '.join(map(str, ms)) if ms else '–'}" for n, ms in row.exceptions
-            )
+            exc = "; ".join(f"n={n}: {' or '.join(map(str, ms)) if ms else '–'}" for n, ms in row.exceptions)
             lines.append((str(row.residue), "red" if row.red else "blue", win, exc))
         return lines
 
@@ -302,9 +302,7 @@ class StrategyTable:
         return "\n".join([head, "-" * len(head), *body])
 
     def _repr_html_(self) -> str:
-        cells = "".join(
-            "<tr>" + "".join(f"<td>{c}</td>" for c in line) + "</tr>" for line in self._lines()
-        )
+        cells = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in line) + "</tr>" for line in self._lines())
         return (
             f"<table><thead><tr><th>n mod {self.period}</th><th>colour</th>"
             f"<th>subtract</th><th>small n that differ</th></tr></thead><tbody>{cells}</tbody></table>"

@@ -4,10 +4,11 @@ A state is a tuple of nine cells, read row by row (index 0 top left, 8 bottom ri
 'X', 'O' or '.' (empty). X is player 0 and moves first; whose turn it is follows from the
 number of marks, so the board alone is the state. A move is the index of an empty square.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from ..protocol import illegal_move
 
@@ -16,9 +17,14 @@ MARKS = (X, O)  # MARKS[player]
 
 #: The eight lines of three: rows, columns, diagonals.
 LINES = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),
-    (0, 4, 8), (2, 4, 6),
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
 )
 
 Board = tuple  # tuple of 9 strings
@@ -57,14 +63,16 @@ def board_from_string(text: str) -> Board:
     board = tuple(cells)
     nx, no = board.count(X), board.count(O)
     if nx - no not in (0, 1):
-        raise ValueError(f"impossible board {text!r}: X moves first, so X has as many marks as O or one more "
-                         f"(here X has {nx}, O has {no})")
+        raise ValueError(
+            f"impossible board {text!r}: X moves first, so X has as many marks as O or one more "
+            f"(here X has {nx}, O has {no})"
+        )
     return board
 
 
 def board_text(board: Board) -> str:
     """The board as three lines of text."""
-    rows = [" | ".join(c if c != EMPTY else " " for c in board[r:r + 3]) for r in (0, 3, 6)]
+    rows = [" | ".join(c if c != EMPTY else " " for c in board[r : r + 3]) for r in (0, 3, 6)]
     return "\n---------\n".join(rows)
 
 
@@ -123,11 +131,12 @@ class TicTacToe:
         return tuple(i for i, c in enumerate(state) if c == EMPTY)
 
     def play(self, state: Board, move: int) -> Board:
-        if type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY \
-                or winner(state) is not None:  # (type(True) is bool, so True/False are refused too)
+        if (
+            type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY or winner(state) is not None
+        ):  # (type(True) is bool, so True/False are refused too)
             raise illegal_move(move, state, self.legal_moves(state))
         mark = X if state.count(EMPTY) % 2 else O
-        return state[:move] + (mark,) + state[move + 1:]
+        return state[:move] + (mark,) + state[move + 1 :]
 
     def is_terminal(self, state: Board) -> bool:
         return winner(state) is not None or EMPTY not in state
@@ -178,11 +187,12 @@ def seed_x_to_move(cells: Sequence[int]) -> bool:
 
 # --- games up to symmetry: two different definitions ---------------------------------------
 
+
 def _permute(board: Board, perm: Sequence[int]) -> Board:
     return tuple(board[perm[i]] for i in range(9))
 
 
-def game_classes_up_to_symmetry(game: "TicTacToe | None" = None) -> int:
+def game_classes_up_to_symmetry(game: TicTacToe | None = None) -> int:
     """Whole games (move sequences) counted once per class of symmetric images: 31,896 from the start.
 
     Two games are the same when one symmetry of the square maps every move of one onto the
@@ -205,15 +215,16 @@ def game_classes_up_to_symmetry(game: "TicTacToe | None" = None) -> int:
 
         def paths(s: Board) -> int:
             if s not in memo:
-                memo[s] = 1 if game.is_terminal(s) else sum(
-                    paths(game.play(s, m)) for m in game.legal_moves(s) if m in still)
+                memo[s] = (
+                    1 if game.is_terminal(s) else sum(paths(game.play(s, m)) for m in game.legal_moves(s) if m in still)
+                )
             return memo[s]
 
         fixed_total += paths(start)
     return fixed_total // len(group)
 
 
-def games_in_symmetry_reduced_tree(game: "TicTacToe | None" = None) -> int:
+def games_in_symmetry_reduced_tree(game: TicTacToe | None = None) -> int:
     """Games in the tree where, at every position, moves leading to symmetric positions are merged: 26,830.
 
     This is what you count if you only ever play one move of each symmetric kind (e.g. 3

@@ -3,9 +3,8 @@
 Views know the arena only through `GameTable` / `ArenaResult`. Colours follow the course:
 red = good for the row agent (it scored), blue = bad (it gave the points away).
 """
-from __future__ import annotations
 
-from typing import Dict
+from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -32,8 +31,15 @@ def draw_heat_map(table: GameTable, ax=None, title: str | None = None):
             if i == j:
                 ax.text(j, i, "—", ha="center", va="center", color=GREY, fontsize=size)
             else:
-                ax.text(j, i, f"{table.wins[i][j]}/{table.draws[i][j]}/{table.losses[i][j]}",
-                        ha="center", va="center", color=BLACK, fontsize=size)
+                ax.text(
+                    j,
+                    i,
+                    f"{table.wins[i][j]}/{table.draws[i][j]}/{table.losses[i][j]}",
+                    ha="center",
+                    va="center",
+                    color=BLACK,
+                    fontsize=size,
+                )
     ax.set_xticks(range(n), table.agents, rotation=35, ha="right", fontsize=size + 1)
     ax.set_yticks(range(n), table.agents, fontsize=size + 1)
     ax.set_xlabel("opponent")
@@ -42,7 +48,7 @@ def draw_heat_map(table: GameTable, ax=None, title: str | None = None):
     return ax.figure
 
 
-def draw_ratings(ratings: Dict[str, Dict[str, float]], fig=None):
+def draw_ratings(ratings: dict[str, dict[str, float]], fig=None):
     """One panel per game: each agent's Elo-scale rating as a bar, strongest at the top."""
     k = len(ratings)
     cols = 2 if k > 1 else 1
@@ -65,7 +71,7 @@ def draw_ratings(ratings: Dict[str, Dict[str, float]], fig=None):
     return fig
 
 
-def draw_time_vs_strength(table: GameTable, ratings: Dict[str, float] | None = None, ax=None):
+def draw_time_vs_strength(table: GameTable, ratings: dict[str, float] | None = None, ax=None):
     """Time per move (log scale) against rating: what does each extra millisecond buy?"""
     ratings = ratings if ratings is not None else fit_elo(table)
     tpm = table.time_per_move()
@@ -88,9 +94,13 @@ def draw_time_vs_strength(table: GameTable, ratings: Dict[str, float] | None = N
 def _place_labels(ax, names, xs, ys) -> None:
     """Label each point at the first of four spots (upper right, lower right, upper left, lower
     left) where the label overlaps no label placed before; deterministic, no layout search."""
-    spots = [((4, 3), "left", "bottom"), ((4, -3), "left", "top"), ((-4, 3), "right", "bottom"),
-             ((-4, -3), "right", "top")]
-    get_renderer = getattr(ax.figure.canvas, "get_renderer", None)    # Agg-based canvases (inline, files)
+    spots = [
+        ((4, 3), "left", "bottom"),
+        ((4, -3), "left", "top"),
+        ((-4, 3), "right", "bottom"),
+        ((-4, -3), "right", "top"),
+    ]
+    get_renderer = getattr(ax.figure.canvas, "get_renderer", None)  # Agg-based canvases (inline, files)
     renderer = get_renderer() if get_renderer else None
     placed = []
     for a, x, y in sorted(zip(names, xs, ys), key=lambda t: (-t[2], t[1])):

@@ -5,6 +5,7 @@ red  = a position you want to produce (the player to move there loses: a P-posit
 blue = a position you must avoid producing; as an edge: a win given away.
 black edge = no forced win was available, so any move was as good as another.
 """
+
 RED = "#d62728"
 BLUE = "#1f77b4"
 BLACK = "#222222"

@@ -3,12 +3,14 @@
 Everything here reads an `MCTS` object (or its networkx export) and never changes how the
 search works; the widgets drive the search only through its public phase methods.
 """
+
 from __future__ import annotations
 
 import html
 import math
 import random
-from typing import Any, Callable, Dict, Optional
+from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -26,15 +28,15 @@ def state_label(state: Any) -> str:
     if hasattr(state, "n"):
         return str(state.n)
     if isinstance(state, tuple) and len(state) == 9 and all(c in "XO." for c in state):
-        return "\n".join("".join(state[r:r + 3]) for r in (0, 3, 6))
+        return "\n".join("".join(state[r : r + 3]) for r in (0, 3, 6))
     if hasattr(state, "piles"):
         return " ".join(map(str, state.piles))
     return str(state)
 
 
-def tree_layout(g) -> Dict[Any, tuple]:
+def tree_layout(g) -> dict[Any, tuple]:
     """Deterministic tidy layout: leaves left to right in child order, parents centred above."""
-    pos: Dict[Any, tuple] = {}
+    pos: dict[Any, tuple] = {}
     next_x = [0.0]
 
     def place(node) -> float:
@@ -52,10 +54,10 @@ def tree_layout(g) -> Dict[Any, tuple]:
     return pos
 
 
-_EXACT: Dict[tuple, Dict] = {}
+_EXACT: dict[tuple, dict] = {}
 
 
-def exact_values(game: Game, state: Any) -> Dict:
+def exact_values(game: Game, state: Any) -> dict:
     """`solve(game, state)`, remembered per game and state (tree drawings repeat it often)."""
     key = (repr(game), state)
     if key not in _EXACT:
@@ -65,7 +67,7 @@ def exact_values(game: Game, state: Any) -> Dict:
     return _EXACT[key]
 
 
-def edge_colour(values: Dict, game: Game, parent_state: Any, child_state: Any) -> str:
+def edge_colour(values: dict, game: Game, parent_state: Any, child_state: Any) -> str:
     """Course colours: red = winning move taken, blue = win given away, black = no forced win."""
     if parent_state not in values or child_state not in values:
         return GREY
@@ -75,8 +77,16 @@ def edge_colour(values: Dict, game: Game, parent_state: Any, child_state: Any) -
     return BLACK
 
 
-def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int = 1, exact: bool = True,
-              label: Callable[[Any], str] = state_label, title: str | None = None, highlight=()):
+def draw_tree(
+    search: MCTS,
+    ax=None,
+    max_depth: int | None = 3,
+    min_visits: int = 1,
+    exact: bool = True,
+    label: Callable[[Any], str] = state_label,
+    title: str | None = None,
+    highlight=(),
+):
     """Draw the search tree: each node shows its state and wins/visits for the player who moved there.
 
     With `exact`, edges get the course colours from the exact solution (`solve`) and node
@@ -97,9 +107,17 @@ def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int 
         (x0, y0), (x1, y1) = pos[a], pos[b]
         col = edge_colour(values, game, g.nodes[a]["state"], g.nodes[b]["state"]) if exact else BLACK
         ax.plot([x0, x1], [y0, y1], color=col, lw=2, zorder=1)
-        ax.text(0.35 * x0 + 0.65 * x1, 0.35 * y0 + 0.65 * y1, f"−{g.edges[a, b]['move']}" if hasattr(g.nodes[a]["state"], "n")
-                else str(g.edges[a, b]["move"]), fontsize=8, color="#555", ha="center", va="center",
-                bbox=dict(fc="white", ec="none", pad=0.5), zorder=2)
+        ax.text(
+            0.35 * x0 + 0.65 * x1,
+            0.35 * y0 + 0.65 * y1,
+            f"−{g.edges[a, b]['move']}" if hasattr(g.nodes[a]["state"], "n") else str(g.edges[a, b]["move"]),
+            fontsize=8,
+            color="#555",
+            ha="center",
+            va="center",
+            bbox=dict(fc="white", ec="none", pad=0.5),
+            zorder=2,
+        )
     hl = {tuple(p) for p in highlight}
     for key, (x, y) in pos.items():
         d = g.nodes[key]
@@ -107,11 +125,22 @@ def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int 
         fill = "white"
         if exact and st in values and not game.is_terminal(st):
             mover_sign = 1 if game.to_move(st) == 0 else -1
-            fill = LIGHT_RED if mover_sign * values[st] < 0 else (LIGHT_BLUE if mover_sign * values[st] > 0 else "white")
+            fill = (
+                LIGHT_RED if mover_sign * values[st] < 0 else (LIGHT_BLUE if mover_sign * values[st] > 0 else "white")
+            )
         wins = d["score"] if key else None
         text = label(st) + ("" if not key else f"\n{wins:g}/{d['visits']}")
-        ax.text(x, y, text, ha="center", va="center", fontsize=10 if len(text) < 12 else 8, family="monospace",
-                bbox=dict(boxstyle="round,pad=0.3", fc=fill, ec=BLACK, lw=2.5 if key in hl else 0.8), zorder=3)
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=10 if len(text) < 12 else 8,
+            family="monospace",
+            bbox=dict(boxstyle="round,pad=0.3", fc=fill, ec=BLACK, lw=2.5 if key in hl else 0.8),
+            zorder=3,
+        )
     ax.margins(0.02)
     ax.set_xlim(-0.7, width - 0.3)
     ax.set_ylim(-depth + 0.5, 0.5)
@@ -121,8 +150,13 @@ def draw_tree(search: MCTS, ax=None, max_depth: int | None = 3, min_visits: int 
     return ax
 
 
-def plot_estimates(history: Dict[Any, list], winning=(), ax=None, title: str | None = None,
-                   move_label: Callable[[Any], str] = lambda m: f"move {m}"):
+def plot_estimates(
+    history: dict[Any, list],
+    winning=(),
+    ax=None,
+    title: str | None = None,
+    move_label: Callable[[Any], str] = lambda m: f"move {m}",
+):
     """Win-probability estimate of each root move against the iteration (the source's p1, p2, p3).
 
     Winning moves (given in `winning`, from an exact oracle) are drawn red, the others blue; the
@@ -135,8 +169,14 @@ def plot_estimates(history: Dict[Any, list], winning=(), ax=None, title: str | N
     styles = ["-", "--", ":", "-."]
     for k, (move, series) in enumerate(history.items()):
         col = RED if move in winning else BLUE
-        ax.plot(range(1, len(series) + 1), series, color=col, ls=styles[k % 4], lw=1.8,
-                label=f"{move_label(move)} ({'winning' if move in winning else 'losing'})")
+        ax.plot(
+            range(1, len(series) + 1),
+            series,
+            color=col,
+            ls=styles[k % 4],
+            lw=1.8,
+            label=f"{move_label(move)} ({'winning' if move in winning else 'losing'})",
+        )
     ax.axhline(1, color=RED, lw=0.8, ls="--")
     ax.axhline(0, color=BLUE, lw=0.8, ls="--")
     ax.set_xscale("log")
@@ -149,20 +189,20 @@ def plot_estimates(history: Dict[Any, list], winning=(), ax=None, title: str | N
     return ax
 
 
-def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], str] = str,
-               chosen: Any = None) -> str:
+def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], str] = str, chosen: Any = None) -> str:
     """An HTML table of a node's children: visits, win probability, mean value, UCB1."""
     node = search.root if node is None else node
     rows = []
     for s in search.stats(node):
         mark = " ◀" if chosen is not None and s.move == chosen else ""
         ucb = "∞" if math.isinf(s.ucb) else f"{s.ucb:.3f}"
-        rows.append(f"<tr><td>{html.escape(label(s.move))}{mark}</td><td>{s.visits}</td>"
-                    f"<td>{s.win_probability:.3f}</td><td>{s.mean_value:+.3f}</td><td>{ucb}</td></tr>")
+        rows.append(
+            f"<tr><td>{html.escape(label(s.move))}{mark}</td><td>{s.visits}</td>"
+            f"<td>{s.win_probability:.3f}</td><td>{s.mean_value:+.3f}</td><td>{ucb}</td></tr>"
+        )
     for m in node.untried:
         rows.append(f"<tr><td>{html.escape(label(m))}</td><td>0</td><td>–</td><td>–</td><td>∞ (untried)</td></tr>")
-    head = ("<tr><th>move</th><th>visits</th><th>win prob.</th><th>mean value</th>"
-            f"<th>UCB1 (c={search.c:.3g})</th></tr>")
+    head = f"<tr><th>move</th><th>visits</th><th>win prob.</th><th>mean value</th><th>UCB1 (c={search.c:.3g})</th></tr>"
     return f"<table style='font-size:0.85em'>{head}{''.join(rows)}</table>"
 
 
@@ -173,8 +213,7 @@ class MCTSStepper(SnapshotWidget):
     explains what happened and shows the UCB1 values that drove each selection step.
     """
 
-    def __init__(self, game: Game, state: Any = None, c: float = math.sqrt(2), seed: int = 0,
-                 max_depth: int = 4):
+    def __init__(self, game: Game, state: Any = None, c: float = math.sqrt(2), seed: int = 0, max_depth: int = 4):
         super().__init__()
         self.game, self.c, self.seed, self.max_depth = game, c, seed, max_depth
         self.start = game.initial_state() if state is None else state
@@ -189,8 +228,13 @@ class MCTSStepper(SnapshotWidget):
         self.iter_btn.on_click(lambda _: self.finish_iteration())
         self.ten_btn.on_click(lambda _: self.run(10))
         self.reset_btn.on_click(lambda _: self.reset_from_text())
-        self.root = widgets.VBox([widgets.HBox([self.next_btn, self.iter_btn, self.ten_btn, self.reset_btn,
-                                                self.c_text]), self.message, widgets.HBox([self.out, self.info])])
+        self.root = widgets.VBox(
+            [
+                widgets.HBox([self.next_btn, self.iter_btn, self.ten_btn, self.reset_btn, self.c_text]),
+                self.message,
+                widgets.HBox([self.out, self.info]),
+            ]
+        )
         self.reset()
 
     # --- the pure model: a phase machine over the public phase methods of MCTS ---------
@@ -228,26 +272,32 @@ class MCTSStepper(SnapshotWidget):
                 scores = ", ".join(f"{ch.move}: {ch.ucb(s.c):.3f}" for ch in parent.children)
                 steps.append(f"at {html.escape(state_label(parent.state))}: UCB1 {{{scores}}} → take {child.move}")
             where = html.escape(state_label(self.path[-1].state))
-            self.explanation = ("<b>1 selection</b>: " + ("; ".join(steps) if steps else "the root is not fully "
-                                "expanded yet, so selection stops at once") + f". Leaf reached: {where}.")
+            self.explanation = (
+                "<b>1 selection</b>: "
+                + ("; ".join(steps) if steps else "the root is not fully expanded yet, so selection stops at once")
+                + f". Leaf reached: {where}."
+            )
         elif name == "expansion":
             child = s.expand(self.path[-1])
             if child is None:
                 self.explanation = "<b>2 expansion</b>: the leaf is a finished game; nothing to add."
             else:
                 self.path.append(child)
-                self.explanation = (f"<b>2 expansion</b>: add the untried move {child.move} → "
-                                    f"{html.escape(state_label(child.state))}.")
+                self.explanation = (
+                    f"<b>2 expansion</b>: add the untried move {child.move} → {html.escape(state_label(child.state))}."
+                )
         elif name == "rollout":
             self.winner, self.rollout_moves = s.simulate(self.path[-1].state)
             who = "a draw" if self.winner is None else f"player {self.winner} wins"
-            self.explanation = (f"<b>3 rollout</b>: random moves {list(self.rollout_moves)} until the end: {who}.")
+            self.explanation = f"<b>3 rollout</b>: random moves {list(self.rollout_moves)} until the end: {who}."
         else:
             s.backpropagate(self.path, self.winner)
             self.iterations += 1
-            self.explanation = (f"<b>4 backpropagation</b>: {len(self.path)} nodes get one more visit; each adds "
-                                f"1 (win), ½ (draw) or 0 for the player who moved into it. "
-                                f"Iterations so far: {self.iterations}.")
+            self.explanation = (
+                f"<b>4 backpropagation</b>: {len(self.path)} nodes get one more visit; each adds "
+                f"1 (win), ½ (draw) or 0 for the player who moved into it. "
+                f"Iterations so far: {self.iterations}."
+            )
         self.phase = (self.phase + 1) % 4
         self.refresh()
         return name
@@ -275,7 +325,7 @@ class MCTSStepper(SnapshotWidget):
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(6.5, 3.6))
-        keys = [tuple(n.move for n in self.path[1:i + 1]) for i in range(len(self.path))]
+        keys = [tuple(n.move for n in self.path[1 : i + 1]) for i in range(len(self.path))]
         title = f"after {self.iterations} iterations; next phase: {PHASES[self.phase]}"
         draw_tree(self.search, ax=ax, max_depth=self.max_depth, min_visits=0, highlight=keys, title=title)
         return fig
@@ -286,8 +336,9 @@ class MCTSStepper(SnapshotWidget):
         if self._quiet:
             return
         node = self.path[0] if self.path else self.search.root
-        self.info.value = (f"<div>{self.explanation}</div><div>children of the root:</div>"
-                           + stats_html(self.search, node))
+        self.info.value = f"<div>{self.explanation}</div><div>children of the root:</div>" + stats_html(
+            self.search, node
+        )
         self.out.clear_output(wait=True)
         with self.out:
             display_figure(self.figure())
@@ -317,8 +368,9 @@ class MCTSPlay(SnapshotWidget):
         if human not in (0, 1):
             raise ValueError(f"human must be 0 (you move first) or 1 (MCTS moves first), got {human!r}")
         if isinstance(budget, bool) or not isinstance(budget, int) or not 10 <= budget <= 5000:
-            raise ValueError(f"budget must be a whole number of iterations from 10 to 5000 (the slider's "
-                             f"range), got {budget!r}")
+            raise ValueError(
+                f"budget must be a whole number of iterations from 10 to 5000 (the slider's range), got {budget!r}"
+            )
         start = game.initial_state()
         self.is_board = isinstance(start, tuple) and len(start) == 9
         if not (self.is_board or hasattr(start, "n")):
@@ -331,15 +383,23 @@ class MCTSPlay(SnapshotWidget):
         self.board = widgets.HTML()
         self.table = widgets.HTML()
         moves = game.legal_moves(start)
-        self.buttons = [widgets.Button(description=" " if self.is_board else f"−{m}",
-                                       layout=widgets.Layout(width="48px" if self.is_board else "70px",
-                                                             height="48px" if self.is_board else "32px"))
-                        for m in (range(9) if self.is_board else moves)]
+        self.buttons = [
+            widgets.Button(
+                description=" " if self.is_board else f"−{m}",
+                layout=widgets.Layout(
+                    width="48px" if self.is_board else "70px", height="48px" if self.is_board else "32px"
+                ),
+            )
+            for m in (range(9) if self.is_board else moves)
+        ]
         self.move_of = list(range(9)) if self.is_board else list(moves)
         for b, m in zip(self.buttons, self.move_of):
             b.on_click(lambda _, m=m: self.human_move(m))
-        pad = widgets.GridBox(self.buttons, layout=widgets.Layout(grid_template_columns="repeat(3, 52px)")) \
-            if self.is_board else widgets.HBox(self.buttons)
+        pad = (
+            widgets.GridBox(self.buttons, layout=widgets.Layout(grid_template_columns="repeat(3, 52px)"))
+            if self.is_board
+            else widgets.HBox(self.buttons)
+        )
         # on TicTacToe the buttons are the board; the HTML board is for the static snapshot only
         shown = self.table if self.is_board else widgets.HBox([self.board, self.table])
         self.root = widgets.VBox([widgets.HBox([self.budget, self.new_btn]), pad, self.message, shown])
@@ -349,7 +409,7 @@ class MCTSPlay(SnapshotWidget):
     # --- the pure model -------------------------------------------------------------------
     def new_game(self) -> None:
         self.state = self.game.initial_state()
-        self.search: Optional[MCTS] = None
+        self.search: MCTS | None = None
         self.last_mcts_move = None
         self.games += 1
         self.say("your move" if self.human == 0 else "MCTS moves first")
@@ -391,7 +451,8 @@ class MCTSPlay(SnapshotWidget):
             cells = "".join(
                 ("<tr>" if i % 3 == 0 else "") + f"<td style='width:28px;height:28px;text-align:center;"
                 f"border:1px solid #444;font-size:18px'>{'' if c == '.' else c}</td>" + ("</tr>" if i % 3 == 2 else "")
-                for i, c in enumerate(self.state))
+                for i, c in enumerate(self.state)
+            )
             return f"<table style='border-collapse:collapse'>{cells}</table>"
         who = "you" if self.game.to_move(self.state) == self.human else "MCTS"
         return f"<div style='font-size:28px'>n = {self.state.n}</div><div>{who} to move</div>"
@@ -402,8 +463,9 @@ class MCTSPlay(SnapshotWidget):
                 b.description = " " if c == "." else c
         self.board.value = self.board_html()
         if self.search is not None:
-            self.table.value = ("<div>MCTS's last search (values for MCTS):</div>"
-                                + stats_html(self.search, chosen=self.last_mcts_move))
+            self.table.value = "<div>MCTS's last search (values for MCTS):</div>" + stats_html(
+                self.search, chosen=self.last_mcts_move
+            )
         else:
             self.table.value = "<div>MCTS has not moved yet.</div>"
 

@@ -5,11 +5,12 @@ The tree is drawn from the game itself (any protocol game with small trees whose
 have `.board`); its layout is computed, not random: leaves left to right in move order,
 each parent centred over its children. Colours follow the course (`gamekit.views.colors`).
 """
+
 from __future__ import annotations
 
 import base64
-
-from typing import Any, Dict, Iterable, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -54,7 +55,7 @@ def game_tree(game: Game, state: State | None = None, max_nodes: int = 500) -> n
     return tree
 
 
-def _edge_colour(game: Game, values: Dict[State, float], parent: State, child: State) -> str:
+def _edge_colour(game: Game, values: dict[State, float], parent: State, child: State) -> str:
     """Course edge colours: red = winning move taken, blue = win given away, black = no forced win."""
     sign = 1 if game.to_move(parent) == 0 else -1
     if sign * values[parent] <= 0:
@@ -62,8 +63,14 @@ def _edge_colour(game: Game, values: Dict[State, float], parent: State, child: S
     return RED if values[child] == values[parent] else BLUE
 
 
-def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence = (),
-                   values: Optional[Dict[State, float]] = None, ax=None, title: str = ""):
+def draw_game_tree(
+    game: Game,
+    state: State | None = None,
+    highlight: Sequence = (),
+    values: dict[State, float] | None = None,
+    ax=None,
+    title: str = "",
+):
     """Draw the extensive form: squares where P1 moves, circles where P2 moves, the number of
     stones in each node, the winner under each leaf, and the moves of `highlight` (a sequence
     of moves from the root) as a thick path. With `values` (from `solve`) nodes are filled red
@@ -85,9 +92,17 @@ def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence =
             colour = BLACK
         (x0, y0), (x1, y1) = pos[u], pos[v]
         ax.plot([x0, x1], [y0, y1], color=colour, lw=3.2 if thick else 1.0, zorder=1)
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, str(tree.edges[u, v]["move"]), fontsize=8,
-                color="#555", ha="center", va="center", zorder=2,
-                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+        ax.text(
+            (x0 + x1) / 2,
+            (y0 + y1) / 2,
+            str(tree.edges[u, v]["move"]),
+            fontsize=8,
+            color="#555",
+            ha="center",
+            va="center",
+            zorder=2,
+            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8),
+        )
     for n, d in tree.nodes(data=True):
         s = d["state"]
         fill = "white"
@@ -95,14 +110,29 @@ def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence =
             mover = 1 if game.to_move(s) == 0 else -1
             fill = {1: LIGHT_BLUE, -1: LIGHT_RED}.get(int(mover * values[s]), "white")
         marker = "s" if game.to_move(s) == 0 else "o"
-        ax.scatter(*pos[n], s=330, marker=marker, facecolor=fill,
-                   edgecolor=BLACK, linewidth=2.0 if n in path else 0.8, zorder=3)
+        ax.scatter(
+            *pos[n],
+            s=330,
+            marker=marker,
+            facecolor=fill,
+            edgecolor=BLACK,
+            linewidth=2.0 if n in path else 0.8,
+            zorder=3,
+        )
         ax.text(*pos[n], str(getattr(s, "board", "")), ha="center", va="center", fontsize=10, zorder=4)
         if d["terminal"]:
             u = game.utility(s, 0)
             label = "P1" if u > 0 else "P2" if u < 0 else "draw"
-            ax.text(pos[n][0], pos[n][1] - 0.38, label, ha="center", va="top", fontsize=9,
-                    color=BLACK, rotation=90 if label == "draw" else 0)
+            ax.text(
+                pos[n][0],
+                pos[n][1] - 0.38,
+                label,
+                ha="center",
+                va="top",
+                fontsize=9,
+                color=BLACK,
+                rotation=90 if label == "draw" else 0,
+            )
     ax.set_title(title or "extensive form: squares = P1 to move, circles = P2 to move", fontsize=11)
     ax.axis("off")
     ax.margins(0.03, 0.08)
@@ -112,6 +142,7 @@ def draw_game_tree(game: Game, state: State | None = None, highlight: Sequence =
 
 # --- Nim against the perfect player ------------------------------------------------------------
 
+
 class NimMatch:
     """The pure model behind `NimPlay` (and chapter 6's `QNimPlay`): Nim between a person and a computer player.
 
@@ -120,15 +151,22 @@ class NimMatch:
     move of the person, whether it wins (+1) or loses (-1) for them with best play afterwards.
     """
 
-    def __init__(self, piles: Iterable[int] = (3, 4, 5), misere: bool = False, human: int = 0,
-                 computer=None, name: str = "computer", game: Nim | None = None):
+    def __init__(
+        self,
+        piles: Iterable[int] = (3, 4, 5),
+        misere: bool = False,
+        human: int = 0,
+        computer=None,
+        name: str = "computer",
+        game: Nim | None = None,
+    ):
         if human not in (0, 1) or isinstance(human, bool):
             raise ValueError(f"human must be 0 (move first) or 1 (move second), got {human!r}")
         self.game = game if game is not None else Nim(piles, misere)
         self.human = human
         self.computer = computer if computer is not None else PerfectPlayer()
         self.name = name
-        self._values: Optional[dict] = None
+        self._values: dict | None = None
         self.reset()
 
     @property
@@ -148,12 +186,12 @@ class NimMatch:
     def over(self) -> bool:
         return self.game.is_terminal(self.state)
 
-    def winner(self) -> Optional[str]:
+    def winner(self) -> str | None:
         if not self.over:
             return None
         return "you" if self.game.utility(self.state, self.human) > 0 else self.name
 
-    def move_values(self) -> Dict[tuple[int, int], float]:
+    def move_values(self) -> dict[tuple[int, int], float]:
         """{(pile from 1, take): value for the person} for every legal move now."""
         if self.over:
             return {}
@@ -211,8 +249,7 @@ def draw_nim(match: NimMatch, ax=None):
     if match.over:
         status = f"game over: {match.winner()} won"
     else:
-        status = (f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, "
-                  "blue loses")
+        status = f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, blue loses"
     ax.set_title(status + (" (misère)" if match.game.misere else ""), fontsize=10)
     ax.set_xlim(-3, max(max(piles), 1) + 0.5)
     ax.set_ylim(0.3, len(piles) + 0.7)
@@ -239,8 +276,9 @@ class NimPlay(SnapshotWidget):
         self.table = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
         self.new.on_click(lambda _: self.on_new())
-        self.root = widgets.VBox([widgets.HBox([self.pile, self.take, self.button, self.new]),
-                                  self.message, self.table, self.board])
+        self.root = widgets.VBox(
+            [widgets.HBox([self.pile, self.take, self.button, self.new]), self.message, self.table, self.board]
+        )
         self.refresh()
 
     def on_take(self) -> None:
@@ -269,8 +307,10 @@ class NimPlay(SnapshotWidget):
         cells = []
         for (pile, take), v in mv.items():
             colour = RED if v > 0 else BLUE
-            cells.append(f"<span style='color:{colour};margin-right:8px'>pile {pile} take {take}: "
-                         f"{'+1' if v > 0 else '-1'}</span>")
+            cells.append(
+                f"<span style='color:{colour};margin-right:8px'>pile {pile} take {take}: "
+                f"{'+1' if v > 0 else '-1'}</span>"
+            )
         return "<div style='font-size:0.85em'><b>value of each move for you:</b> " + " ".join(cells) + "</div>"
 
     def refresh(self) -> None:
@@ -283,6 +323,7 @@ class NimPlay(SnapshotWidget):
     def _repr_mimebundle_(self, include=None, exclude=None):
         data = super()._repr_mimebundle_(include, exclude)
         if "image/png" in data:
-            data["text/html"] = (self.message.value + self.table_html()
-                                 + f"<img src='data:image/png;base64,{data['image/png']}'/>")
+            data["text/html"] = (
+                self.message.value + self.table_html() + f"<img src='data:image/png;base64,{data['image/png']}'/>"
+            )
         return data

@@ -1,9 +1,10 @@
 """Views for Q-learning Nim: learning curves, a heat map of the Q-table, Q-values of one position,
 and a widget to play misère Nim against the trained table while seeing every action's Q-value."""
+
 from __future__ import annotations
 
 import html
-from typing import Any, Dict, Iterable, Mapping, Optional
+from collections.abc import Iterable, Mapping
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -105,6 +106,7 @@ def plot_q_values(learner: QLearner, state: NimState, ax=None, title: str = ""):
 
 # --- playing against the table --------------------------------------------------------------
 
+
 class QNimMatch(NimMatch):
     """The pure model behind `QNimPlay`: misère Nim between a person and a Q-learner's greedy moves.
 
@@ -115,10 +117,11 @@ class QNimMatch(NimMatch):
         if isinstance(human, bool) or human not in (0, 1):
             raise ValueError(f"human must be 0 (you start) or 1 (the AI starts), got {human!r}")
         self.learner = learner
-        super().__init__(human=human, computer=lambda game, state: learner.best_move(state),
-                         name="the AI", game=learner.game)
+        super().__init__(
+            human=human, computer=lambda game, state: learner.best_move(state), name="the AI", game=learner.game
+        )
 
-    def q_values(self) -> Dict[tuple[int, int], float]:
+    def q_values(self) -> dict[tuple[int, int], float]:
         """{(pile from 1, take): Q-value for the player to move} for every legal move now."""
         if self.over:
             return {}
@@ -148,8 +151,9 @@ class QNimPlay(SnapshotWidget):
         self.episodes, self.seed = episodes, seed
         learner = learner or train_for((3, 5, 7), episodes, seed)
         self.model = QNimMatch(learner, human)
-        self.piles = widgets.Text(value=" ".join(map(str, learner.game.piles)), description="piles",
-                                  layout=widgets.Layout(width="220px"))
+        self.piles = widgets.Text(
+            value=" ".join(map(str, learner.game.piles)), description="piles", layout=widgets.Layout(width="220px")
+        )
         self.starter = widgets.ToggleButtons(options=[("you start", 0), ("AI starts", 1)], value=human)
         self.new = widgets.Button(description="New game")
         self.pile = widgets.IntText(value=1, description="pile", layout=widgets.Layout(width="140px"))
@@ -158,9 +162,14 @@ class QNimPlay(SnapshotWidget):
         self.view = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
         self.new.on_click(lambda _: self.on_new())
-        self.root = widgets.VBox([widgets.HBox([self.piles, self.starter, self.new]),
-                                  widgets.HBox([self.pile, self.take, self.button]),
-                                  self.message, self.view])
+        self.root = widgets.VBox(
+            [
+                widgets.HBox([self.piles, self.starter, self.new]),
+                widgets.HBox([self.pile, self.take, self.button]),
+                self.message,
+                self.view,
+            ]
+        )
         self.refresh()
 
     def on_take(self) -> None:
@@ -193,25 +202,37 @@ class QNimPlay(SnapshotWidget):
             learner = train_for(piles, self.episodes, self.seed)
             trained = f" (a fresh table, {learner.episodes:,} self-play games)"
         self.model = QNimMatch(learner, self.starter.value)
-        self.say(f"New game on {list(piles)}{trained}" + (f": the AI took {self.model.history[-1][2]} from pile "
-                                                          f"{self.model.history[-1][1]}." if self.model.history else "."))
+        self.say(
+            f"New game on {list(piles)}{trained}"
+            + (
+                f": the AI took {self.model.history[-1][2]} from pile {self.model.history[-1][1]}."
+                if self.model.history
+                else "."
+            )
+        )
         self.refresh()
 
     def board_html(self) -> str:
-        rows = "".join(f"<div>pile {i + 1}: <b>{p}</b> &nbsp;{'| ' * p}</div>"
-                       for i, p in enumerate(self.model.state.piles))
+        rows = "".join(
+            f"<div>pile {i + 1}: <b>{p}</b> &nbsp;{'| ' * p}</div>" for i, p in enumerate(self.model.state.piles)
+        )
         qs = self.model.q_values()
         if self.model.over:
             qline = f"<b>Game over: {html.escape(self.model.winner() or '')} won.</b>"
         else:
             who = "you" if self.model.game.to_move(self.model.state) == self.model.human else "the AI"
-            cells = " ".join(f"<span style='color:{RED if q > 0 else BLUE if q < 0 else GREY};"
-                             f"margin-right:8px'>{p}:{t} → {q:+.2f}</span>" for (p, t), q in qs.items())
+            cells = " ".join(
+                f"<span style='color:{RED if q > 0 else BLUE if q < 0 else GREY};"
+                f"margin-right:8px'>{p}:{t} → {q:+.2f}</span>"
+                for (p, t), q in qs.items()
+            )
             qline = f"<b>Q-values for {who} (pile:take → Q):</b> {cells}"
         past = ", ".join(f"{w} took {t} from pile {p}" for w, p, t in self.model.history)
-        return (f"<div style='font-family:monospace'>{rows}</div>"
-                f"<div style='font-size:0.85em'>{qline}</div>"
-                f"<div style='font-size:0.8em;color:#555'>{html.escape(past)}</div>")
+        return (
+            f"<div style='font-family:monospace'>{rows}</div>"
+            f"<div style='font-size:0.85em'>{qline}</div>"
+            f"<div style='font-size:0.8em;color:#555'>{html.escape(past)}</div>"
+        )
 
     def refresh(self) -> None:
         self.view.value = self.board_html()
@@ -252,6 +273,9 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
         ax.set_xlabel("second pile")
         ax.grid(alpha=0.2)
     np.atleast_1d(axes)[0].set_ylabel("third pile")
-    fig.suptitle("P-positions of misère Nim: filled = on the source's list, hollow = missing, "
-                 "x = listed but wrong", fontsize=9, y=1.02)
+    fig.suptitle(
+        "P-positions of misère Nim: filled = on the source's list, hollow = missing, x = listed but wrong",
+        fontsize=9,
+        y=1.02,
+    )
     return fig

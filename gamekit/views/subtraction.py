@@ -26,11 +26,12 @@ API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.v
   Their pictures have a fixed on-screen width (`IMAGE_WIDTH` CSS pixels, the PNG's own width),
   so JupyterLab does not stretch them across the page and blur them.
 """
+
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -58,6 +59,7 @@ def _is_red(n: int, moves: tuple[int, ...]) -> bool:
 # --------------------------------------------------------------------------------------
 # The number graph (the source's figures 3 and 4)
 # --------------------------------------------------------------------------------------
+
 
 def number_graph(N: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
     """The numbers 0..N as nodes and every move n -> n-d (with n-d >= 0) as an edge.
@@ -91,22 +93,34 @@ def _check_draw_N(N: int) -> int:
     return N
 
 
-def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, period: int,
-                edge_filter=None) -> None:
+def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, period: int, edge_filter=None) -> None:
     """Shared drawing of number graphs: nodes coloured, winning edges red, other edges grey."""
     edges = [(u, v) for u, v in g.edges if edge_filter is None or edge_filter(u, v)]
     win = [(u, v) for u, v in edges if g.nodes[v].get("colour") == "red"]
     other = [(u, v) for u, v in edges if (u, v) not in set(win)]
     nodes = list(node_colour)
     size = 420 if len(nodes) <= 40 else 260
-    common = dict(ax=ax, arrows=True, arrowstyle="-|>", arrowsize=9, node_size=size,
-                  connectionstyle="arc3,rad=0.25")
+    common = dict(ax=ax, arrows=True, arrowstyle="-|>", arrowsize=9, node_size=size, connectionstyle="arc3,rad=0.25")
     nx.draw_networkx_edges(g, pos, edgelist=other, edge_color=GREY, width=0.7, alpha=0.8, **common)
     nx.draw_networkx_edges(g, pos, edgelist=win, edge_color=RED, width=1.3, alpha=0.7, **common)
-    nx.draw_networkx_nodes(g, pos, nodelist=nodes, node_color=[COLOUR[node_colour[n]] for n in nodes],
-                           node_size=size, ax=ax, edgecolors="white")
-    nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_color="white",
-                            font_size=9 if size > 300 else 7, font_weight="bold", ax=ax)
+    nx.draw_networkx_nodes(
+        g,
+        pos,
+        nodelist=nodes,
+        node_color=[COLOUR[node_colour[n]] for n in nodes],
+        node_size=size,
+        ax=ax,
+        edgecolors="white",
+    )
+    nx.draw_networkx_labels(
+        g,
+        pos,
+        labels={n: str(n) for n in nodes},
+        font_color="white",
+        font_size=9 if size > 300 else 7,
+        font_weight="bold",
+        ax=ax,
+    )
     ax.set_title(title, fontsize=11)
     cols = sorted({int(x) for x, _ in pos.values()})
     ax.set_xticks(cols, [str(c) for c in cols])
@@ -114,15 +128,27 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
     ax.tick_params(left=False, labelleft=False, bottom=False, labelbottom=True, labelsize=8)
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
-    ax.legend(handles=[
-        Line2D([], [], marker="o", ls="", color=RED, label="red: produce it"),
-        Line2D([], [], marker="o", ls="", color=BLUE, label="blue: avoid it"),
-        Line2D([], [], color=RED, alpha=0.7, label="move to a red number"),
-    ], loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    ax.legend(
+        handles=[
+            Line2D([], [], marker="o", ls="", color=RED, label="red: produce it"),
+            Line2D([], [], marker="o", ls="", color=BLUE, label="blue: avoid it"),
+            Line2D([], [], color=RED, alpha=0.7, label="move to a red number"),
+        ],
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        fontsize=8,
+        frameon=False,
+    )
 
 
-def draw_number_graph(N: int = 22, moves: Iterable[int] = SEED_MOVES, ax=None,
-                      period: int | None = None, title: str | None = None, edges: str = "all"):
+def draw_number_graph(
+    N: int = 22,
+    moves: Iterable[int] = SEED_MOVES,
+    ax=None,
+    period: int | None = None,
+    title: str | None = None,
+    edges: str = "all",
+):
     """Draw the number graph 0..N on a grid that makes the period visible (figure 4).
 
     `period` sets the number of columns (default: the period of `moves`); `edges` is 'all',
@@ -140,13 +166,13 @@ def draw_number_graph(N: int = 22, moves: Iterable[int] = SEED_MOVES, ax=None,
         _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (N // period + 1)))
     colours = {n: g.nodes[n]["colour"] for n in g.nodes}
     name = ", ".join(map(str, moves))
-    _draw_graph(g, pos, colours, ax, title or f"Numbers 0..{N}, moves {name}: red and blue", period,
-                edge_filter=keep[edges])
+    _draw_graph(
+        g, pos, colours, ax, title or f"Numbers 0..{N}, moves {name}: red and blue", period, edge_filter=keep[edges]
+    )
     return ax
 
 
-def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22,
-                    steps: int = 1) -> dict[int, tuple[str, int]]:
+def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22, steps: int = 1) -> dict[int, tuple[str, int]]:
     """The backward construction from the end of the game, `steps` half-rounds deep.
 
     Step 0: the numbers from which every move goes below zero (and 0 itself) are red.
@@ -172,8 +198,9 @@ def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22,
     return labels
 
 
-def draw_backward_step(steps: int = 1, moves: Iterable[int] = SEED_MOVES, N: int | None = None,
-                       ax=None, title: str | None = None):
+def draw_backward_step(
+    steps: int = 1, moves: Iterable[int] = SEED_MOVES, N: int | None = None, ax=None, title: str | None = None
+):
     """Draw the numbers labelled after `steps` steps of the backward construction (figure 3).
 
     Only labelled numbers are drawn, with the edges that justified their labels: a blue number's
@@ -191,18 +218,29 @@ def draw_backward_step(steps: int = 1, moves: Iterable[int] = SEED_MOVES, N: int
         _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (max(labels) // period + 1)))
 
     def justifies(u, v):
-        return u in labels and v in labels and labels[u][1] > labels[v][1] and \
-            (labels[u][0] == "red" or labels[v][0] == "red")
+        return (
+            u in labels
+            and v in labels
+            and labels[u][1] > labels[v][1]
+            and (labels[u][0] == "red" or labels[v][0] == "red")
+        )
 
-    _draw_graph(g, pos, {n: c for n, (c, _) in sorted(labels.items())}, ax,
-                title or f"Backward from the end: {steps} step{'s' if steps != 1 else ''}", period,
-                edge_filter=justifies)
+    _draw_graph(
+        g,
+        pos,
+        {n: c for n, (c, _) in sorted(labels.items())},
+        ax,
+        title or f"Backward from the end: {steps} step{'s' if steps != 1 else ''}",
+        period,
+        edge_filter=justifies,
+    )
     return ax
 
 
 # --------------------------------------------------------------------------------------
 # The course of one game (the source's figures 5 to 8)
 # --------------------------------------------------------------------------------------
+
 
 def trim_course(raw: Sequence[int]) -> list[int]:
     """Cut an R-style course (with trailing zeros) after its first number <= 0."""
@@ -236,8 +274,10 @@ def course_numbers(course, moves: Iterable[int] = SEED_MOVES) -> list[int]:
     for i in range(1, len(numbers)):
         d = numbers[i - 1] - numbers[i]
         if numbers[i - 1] <= 0:
-            raise ValueError(f"the game ended at {numbers[i - 1]}, but the course goes on: {numbers!r} "
-                             "(use trim_course for R output with trailing zeros)")
+            raise ValueError(
+                f"the game ended at {numbers[i - 1]}, but the course goes on: {numbers!r} "
+                "(use trim_course for R output with trailing zeros)"
+            )
         if d not in moves:
             raise ValueError(f"step {numbers[i - 1]} -> {numbers[i]} subtracts {d}; allowed moves: {moves}")
     return numbers
@@ -288,8 +328,14 @@ def course_layout(g: nx.DiGraph) -> dict[int, tuple[float, float]]:
     return {n: (x[a["player"]], -float(a["step"])) for n, a in g.nodes(data=True)}
 
 
-def draw_course(course, moves: Iterable[int] = SEED_MOVES, names: Sequence[str] = ("player 1", "player 2"),
-                ax=None, title: str | None = None, legend: bool = True):
+def draw_course(
+    course,
+    moves: Iterable[int] = SEED_MOVES,
+    names: Sequence[str] = ("player 1", "player 2"),
+    ax=None,
+    title: str | None = None,
+    legend: bool = True,
+):
     """Draw one game's course with red / blue / black edges (the source's figures 5 to 8).
 
     Node faces show the numbers' colours (light red / light blue; white = the game is over).
@@ -307,11 +353,29 @@ def draw_course(course, moves: Iterable[int] = SEED_MOVES, names: Sequence[str] 
     face = {"red": LIGHT_RED, "blue": LIGHT_BLUE, "end": "white"}
     for colour in ("black", "blue", "red"):
         edges = [(u, v) for u, v, c in g.edges(data="colour") if c == colour]
-        nx.draw_networkx_edges(g, pos, edgelist=edges, edge_color=COLOUR[colour], width=2.5,
-                               arrows=True, arrowstyle="-|>", arrowsize=10, node_size=size, ax=ax)
+        nx.draw_networkx_edges(
+            g,
+            pos,
+            edgelist=edges,
+            edge_color=COLOUR[colour],
+            width=2.5,
+            arrows=True,
+            arrowstyle="-|>",
+            arrowsize=10,
+            node_size=size,
+            ax=ax,
+        )
     nodes = list(g.nodes)
-    nx.draw_networkx_nodes(g, pos, nodelist=nodes, node_color=[face[g.nodes[n]["colour"]] for n in nodes],
-                           edgecolors=BLACK, linewidths=0.8, node_size=size, ax=ax)
+    nx.draw_networkx_nodes(
+        g,
+        pos,
+        nodelist=nodes,
+        node_color=[face[g.nodes[n]["colour"]] for n in nodes],
+        edgecolors=BLACK,
+        linewidths=0.8,
+        node_size=size,
+        ax=ax,
+    )
     nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_size=8, ax=ax)
     ax.set_xlim(-0.45, 1.45)
     ax.set_ylim(-rows + 0.4, 1.2)
@@ -321,10 +385,18 @@ def draw_course(course, moves: Iterable[int] = SEED_MOVES, names: Sequence[str] 
     if title:
         ax.set_title(title, fontsize=10)
     if legend:
-        ax.legend(handles=[Line2D([], [], color=RED, lw=2.5, label="winning move"),
-                           Line2D([], [], color=BLUE, lw=2.5, label="win given away"),
-                           Line2D([], [], color=BLACK, lw=2.5, label="no win possible")],
-                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=1, fontsize=7, frameon=False)
+        ax.legend(
+            handles=[
+                Line2D([], [], color=RED, lw=2.5, label="winning move"),
+                Line2D([], [], color=BLUE, lw=2.5, label="win given away"),
+                Line2D([], [], color=BLACK, lw=2.5, label="no win possible"),
+            ],
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncol=1,
+            fontsize=7,
+            frameon=False,
+        )
     return ax
 
 
@@ -347,8 +419,10 @@ def forward_tree(n: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
     n = check_number(n, "start")
     size = tree_size(SubtractionGame(n, moves))
     if size > MAX_TREE_NODES:
-        raise ValueError(f"the tree from {n} has {size} nodes; forward_tree draws at most {MAX_TREE_NODES} "
-                         "(use gamekit.tree_size to count larger trees)")
+        raise ValueError(
+            f"the tree from {n} has {size} nodes; forward_tree draws at most {MAX_TREE_NODES} "
+            "(use gamekit.tree_size to count larger trees)"
+        )
     g = nx.DiGraph(moves=moves)
     todo = [((), n)]
     while todo:
@@ -389,12 +463,26 @@ def draw_forward_tree(n: int = 10, moves: Iterable[int] = SEED_MOVES, ax=None, t
     face = {"red": RED, "blue": BLUE, "end": "white"}
     nodes = list(g.nodes)
     nx.draw_networkx_edges(g, pos, ax=ax, edge_color=GREY, arrows=False, width=1.0)
-    nx.draw_networkx_nodes(g, pos, nodelist=nodes, node_color=[face[g.nodes[v]["colour"]] for v in nodes],
-                           edgecolors=BLACK, linewidths=0.6, node_size=size, ax=ax)
+    nx.draw_networkx_nodes(
+        g,
+        pos,
+        nodelist=nodes,
+        node_color=[face[g.nodes[v]["colour"]] for v in nodes],
+        edgecolors=BLACK,
+        linewidths=0.6,
+        node_size=size,
+        ax=ax,
+    )
     labels = {v: str(g.nodes[v]["n"]) for v in nodes}
     for colour, font in (("end", BLACK), ("red", "white"), ("blue", "white")):
-        nx.draw_networkx_labels(g, pos, labels={v: t for v, t in labels.items() if g.nodes[v]["colour"] == colour},
-                                font_size=7 if size > 200 else 6, font_color=font, ax=ax)
+        nx.draw_networkx_labels(
+            g,
+            pos,
+            labels={v: t for v, t in labels.items() if g.nodes[v]["colour"] == colour},
+            font_size=7 if size > 200 else 6,
+            font_color=font,
+            ax=ax,
+        )
     ax.set_title(title or f"The forward game tree from {n}: {len(g)} nodes", fontsize=11)
     ax.axis("off")
     return ax
@@ -440,8 +528,11 @@ def draw_tree_growth(growth: TreeGrowth, ax=None):
     ax.semilogy(growth.ns, growth.positions, "s-", color=BLACK, ms=3, label="distinct positions")
     ax.set_xlabel("start number n")
     ax.set_ylabel("count (log scale)")
-    ax.set_title(f"Forward tree vs positions, moves {', '.join(map(str, growth.moves))}"
-                 f" (tree grows ×{growth.factor:.3f} per step)", fontsize=10)
+    ax.set_title(
+        f"Forward tree vs positions, moves {', '.join(map(str, growth.moves))}"
+        f" (tree grows ×{growth.factor:.3f} per step)",
+        fontsize=10,
+    )
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9)
     return ax
@@ -450,6 +541,7 @@ def draw_tree_growth(growth: TreeGrowth, ax=None):
 # --------------------------------------------------------------------------------------
 # Widgets
 # --------------------------------------------------------------------------------------
+
 
 def _png(fig, dpi: int) -> bytes:
     """The figure as PNG bytes at `dpi` (and closed). Widget images are drawn at the size they are
@@ -474,8 +566,10 @@ def _image(width: int) -> widgets.Image:
     which blows up the picture and makes it blurry; `align_self` keeps the box from stretching
     it even where a style sheet overrides the width (the course's slides do).
     """
-    return widgets.Image(format="png", layout=widgets.Layout(width=f"{width}px", max_width="100%", height="auto",
-                                                             align_self="flex-start"))
+    return widgets.Image(
+        format="png",
+        layout=widgets.Layout(width=f"{width}px", max_width="100%", height="auto", align_self="flex-start"),
+    )
 
 
 OPPONENTS = ("optimal", "random", "mixed")
@@ -524,8 +618,15 @@ class SubtractionPlay(SnapshotWidget):
     #: width in CSS pixels (the figure is 3.6 inches wide).
     IMAGE_DPI, IMAGE_WIDTH = 144, 430
 
-    def __init__(self, start: int = 22, moves: Iterable[int] = SEED_MOVES, opponent: str = "optimal",
-                 p: float = 0.5, human_first: bool = True, seed: int | None = None):
+    def __init__(
+        self,
+        start: int = 22,
+        moves: Iterable[int] = SEED_MOVES,
+        opponent: str = "optimal",
+        p: float = 0.5,
+        human_first: bool = True,
+        seed: int | None = None,
+    ):
         super().__init__()
         self.moves = check_moves(moves)
         if opponent not in OPPONENTS:
@@ -538,19 +639,28 @@ class SubtractionPlay(SnapshotWidget):
         self.start_box = widgets.Text(value=str(start), description="start", layout=widgets.Layout(width="150px"))
         self.new_button = widgets.Button(description="New game")
         self.opponent_box = widgets.Dropdown(options=OPPONENTS, value=opponent, description="opponent")
-        self.first_box = widgets.ToggleButtons(options=["you start", "computer starts"],
-                                               value="you start" if human_first else "computer starts")
-        self.move_buttons = [widgets.Button(description=f"−{d}", layout=widgets.Layout(width="70px"))
-                             for d in self.moves]
+        self.first_box = widgets.ToggleButtons(
+            options=["you start", "computer starts"], value="you start" if human_first else "computer starts"
+        )
+        self.move_buttons = [
+            widgets.Button(description=f"−{d}", layout=widgets.Layout(width="70px")) for d in self.moves
+        ]
         self.status = widgets.HTML()
         self.image = _image(self.IMAGE_WIDTH)
-        self.new_button.on_click(lambda _: self.new_game(self.start_box.value, self.opponent_box.value,
-                                                         self.first_box.value == "you start"))
+        self.new_button.on_click(
+            lambda _: self.new_game(self.start_box.value, self.opponent_box.value, self.first_box.value == "you start")
+        )
         for d, button in zip(self.moves, self.move_buttons):
             button.on_click(lambda _, d=d: self.play_move(d))
-        self.root = widgets.VBox([
-            widgets.HBox([self.start_box, self.opponent_box, self.first_box, self.new_button]),
-            widgets.HBox(self.move_buttons), self.status, self.message, self.image])
+        self.root = widgets.VBox(
+            [
+                widgets.HBox([self.start_box, self.opponent_box, self.first_box, self.new_button]),
+                widgets.HBox(self.move_buttons),
+                self.status,
+                self.message,
+                self.image,
+            ]
+        )
         if not self.new_game(start, opponent, human_first):
             raise ValueError(self.message.value)
 
@@ -628,8 +738,13 @@ class SubtractionPlay(SnapshotWidget):
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(3.6, min(6.0, 1.6 + 0.35 * len(self.course))))
-        draw_course(self.course, self.moves, names=self.players, ax=ax,
-                    title=f"{self.players[0]} vs {self.players[1]} ({self.kind})")
+        draw_course(
+            self.course,
+            self.moves,
+            names=self.players,
+            ax=ax,
+            title=f"{self.players[0]} vs {self.players[1]} ({self.kind})",
+        )
         return fig
 
 
@@ -644,7 +759,7 @@ class NumberGraphExplorer(SnapshotWidget):
         self.moves = check_moves(moves)
         max_N = _check_draw_N(max_N)
         N = check_number(N, "N")
-        if N > max_N:
+        if max_N < N:
             raise ValueError(f"N must be at most max_N={max_N}, got {N}")
         self.slider = widgets.IntSlider(value=N, min=0, max=max_N, description="N")
         self.moves_box = widgets.Text(value=", ".join(map(str, self.moves)), description="moves")
@@ -652,8 +767,7 @@ class NumberGraphExplorer(SnapshotWidget):
         self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")
         self.apply.on_click(lambda _: self.set_moves(self.moves_box.value))
-        self.root = widgets.VBox([widgets.HBox([self.slider, self.moves_box, self.apply]),
-                                  self.message, self.image])
+        self.root = widgets.VBox([widgets.HBox([self.slider, self.moves_box, self.apply]), self.message, self.image])
         self._refresh()
 
     @property
@@ -693,8 +807,9 @@ def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, hig
     game = SubtractionGame(low, SEED_MOVES)
     rng = np.random.default_rng(seed)
     a, b, t = (int(x) for x in rng.integers(2**32, size=3))
-    result = tournament(game, MixedPlayer(p, seed=a), SmartRandomPlayer(seed=b), games=games, seed=t,
-                        start=random_start(low, high))
+    result = tournament(
+        game, MixedPlayer(p, seed=a), SmartRandomPlayer(seed=b), games=games, seed=t, start=random_start(low, high)
+    )
     return result.win_rate(0)
 
 
@@ -704,8 +819,13 @@ class MixedRateExplorer(SnapshotWidget):
     #: The plot is drawn at 120 dpi and shown at its own width in CSS pixels (6 inches).
     IMAGE_DPI, IMAGE_WIDTH = 120, 644
 
-    def __init__(self, ps: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)), games: int = 200,
-                 seed: int = 0, p: float = 0.5):
+    def __init__(
+        self,
+        ps: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)),
+        games: int = 200,
+        seed: int = 0,
+        p: float = 0.5,
+    ):
         super().__init__()
         self.ps = tuple(float(x) for x in ps)
         if not self.ps or any(not 0 <= x <= 1 for x in self.ps):
@@ -730,8 +850,10 @@ class MixedRateExplorer(SnapshotWidget):
         return self.slider.value
 
     def _refresh(self) -> None:
-        self.readout.value = (f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
-                              "against the random strategy (seats alternate, starts 20..50)")
+        self.readout.value = (
+            f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
+            "against the random strategy (seats alternate, starts 20..50)"
+        )
         self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
 
     def snapshot(self):

@@ -4,16 +4,17 @@ The drawing functions take plain boards (9-tuples of 'X', 'O', '.') and numbers 
 elsewhere, so they know nothing about how the numbers were found. `TicTacToePlay` is a
 thin view over a game and any players (chapters 4 and 8 reuse it with their own).
 """
+
 from __future__ import annotations
 
 import html
-from typing import Callable, Dict, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.colors import LinearSegmentedColormap
 
-from ..games.tictactoe import EMPTY, LINES, O, X, TicTacToe, board_text, winner
+from ..games.tictactoe import EMPTY, LINES, O, TicTacToe, X, board_text, winner
 from ..protocol import IllegalMoveError
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
@@ -62,18 +63,29 @@ def board_html(board: Sequence[str], notes: Mapping[int, str] | None = None) -> 
         for i in range(3 * r, 3 * r + 3):
             mark = board[i] if board[i] != EMPTY else ""
             colour = RED if i in line else BLACK
-            body = (f"<span style='font-size:28px;color:{colour}'>{mark}</span>" if mark else
-                    f"<span style='font-size:10px;color:#555'>{html.escape(notes.get(i, '')).replace(chr(10), '<br>')}"
-                    f"</span>")
-            cells.append(f"<td style='width:64px;height:64px;border:2px solid #444;text-align:center;"
-                         f"font-family:sans-serif'>{body}</td>")
+            body = (
+                f"<span style='font-size:28px;color:{colour}'>{mark}</span>"
+                if mark
+                else f"<span style='font-size:10px;color:#555'>{html.escape(notes.get(i, '')).replace(chr(10), '<br>')}"
+                f"</span>"
+            )
+            cells.append(
+                f"<td style='width:64px;height:64px;border:2px solid #444;text-align:center;"
+                f"font-family:sans-serif'>{body}</td>"
+            )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return "<table style='border-collapse:collapse'>" + "".join(rows) + "</table>"
 
 
-def draw_board(board: Sequence[str], ax=None, title: str | None = None, mark_square: int | None = None,
-               mark_color: str = GREY, notes: Mapping[int, str] | None = None,
-               fill: Mapping[int, str] | None = None):
+def draw_board(
+    board: Sequence[str],
+    ax=None,
+    title: str | None = None,
+    mark_square: int | None = None,
+    mark_color: str = GREY,
+    notes: Mapping[int, str] | None = None,
+    fill: Mapping[int, str] | None = None,
+):
     """Draw a board on a matplotlib axis and return the axis.
 
     A completed line is drawn in red; `mark_square` (e.g. the last move) gets a coloured
@@ -101,15 +113,24 @@ def draw_board(board: Sequence[str], ax=None, title: str | None = None, mark_squ
         (a, _, c) = line
         ax.plot([a % 3 + 0.5, c % 3 + 0.5], [a // 3 + 0.5, c // 3 + 0.5], color=RED, lw=5, alpha=0.8)
     if mark_square is not None:
-        ax.add_patch(plt.Rectangle((mark_square % 3 + 0.05, mark_square // 3 + 0.05), 0.9, 0.9,
-                                   fill=False, ec=mark_color, lw=3))
+        ax.add_patch(
+            plt.Rectangle((mark_square % 3 + 0.05, mark_square // 3 + 0.05), 0.9, 0.9, fill=False, ec=mark_color, lw=3)
+        )
     if title:
         ax.set_title(title, fontsize=10)
     return ax
 
 
-def heat_map(board: Sequence[str], values: Mapping[int, float], labels: Mapping[int, str] | None = None,
-             ax=None, title: str | None = None, vmin: float = 0.0, vmax: float = 1.0, cmap=RED_BLUE):
+def heat_map(
+    board: Sequence[str],
+    values: Mapping[int, float],
+    labels: Mapping[int, str] | None = None,
+    ax=None,
+    title: str | None = None,
+    vmin: float = 0.0,
+    vmax: float = 1.0,
+    cmap=RED_BLUE,
+):
     """Colour each free square by `values[square]` (low = red, high = blue) and write `labels` in it."""
     if ax is None:
         _, ax = plt.subplots(figsize=(4, 4))
@@ -118,17 +139,25 @@ def heat_map(board: Sequence[str], values: Mapping[int, float], labels: Mapping[
     return ax
 
 
-def board_strip(boards: Sequence[Sequence[str]], captions: Sequence[str] | None = None,
-                marks: Sequence[int | None] | None = None, mark_colors: Sequence[str] | None = None,
-                title: str | None = None):
+def board_strip(
+    boards: Sequence[Sequence[str]],
+    captions: Sequence[str] | None = None,
+    marks: Sequence[int | None] | None = None,
+    mark_colors: Sequence[str] | None = None,
+    title: str | None = None,
+):
     """A row of boards, e.g. the positions of one game; returns the figure."""
     n = len(boards)
     fig, axes = plt.subplots(1, n, figsize=(min(1.25 * n, 8.5), 1.9))
     axes = [axes] if n == 1 else list(axes)
     for k, (ax, board) in enumerate(zip(axes, boards)):
-        draw_board(board, ax=ax, title=captions[k] if captions else None,
-                   mark_square=marks[k] if marks else None,
-                   mark_color=mark_colors[k] if mark_colors else GREY)
+        draw_board(
+            board,
+            ax=ax,
+            title=captions[k] if captions else None,
+            mark_square=marks[k] if marks else None,
+            mark_color=mark_colors[k] if mark_colors else GREY,
+        )
         for t in ax.texts:
             t.set_fontsize(14)
     if title:
@@ -180,7 +209,7 @@ def _hex(rgba) -> str:
     return "#" + "".join(f"{round(255 * c):02x}" for c in rgba[:3])
 
 
-def _relative(values: Mapping[int, float]) -> Dict[int, float]:
+def _relative(values: Mapping[int, float]) -> dict[int, float]:
     """Values rescaled to [0, 1] (lowest 0, highest 1; all 0.5 when they are equal), for colouring."""
     if not values:
         return {}
@@ -191,8 +220,10 @@ def _relative(values: Mapping[int, float]) -> Dict[int, float]:
 def hint_label_html(text: str) -> str:
     """A hint (lines separated by newlines) as small centred HTML lines, to stand under a square."""
     lines = "<br>".join(html.escape(part) for part in text.split("\n"))
-    return ("<div style='width:100%;text-align:center;white-space:nowrap;font-size:10px;line-height:1.15;"
-            f"color:#333;font-family:sans-serif'>{lines}</div>")
+    return (
+        "<div style='width:100%;text-align:center;white-space:nowrap;font-size:10px;line-height:1.15;"
+        f"color:#333;font-family:sans-serif'>{lines}</div>"
+    )
 
 
 class TicTacToePlay(SnapshotWidget):
@@ -207,46 +238,70 @@ class TicTacToePlay(SnapshotWidget):
     changes nothing.
     """
 
-    def __init__(self, players: Mapping[str, PlayerFactory] | None = None, seat: str = X,
-                 hints: bool = False, hint: Callable | None = None, game: TicTacToe | None = None):
+    def __init__(
+        self,
+        players: Mapping[str, PlayerFactory] | None = None,
+        seat: str = X,
+        hints: bool = False,
+        hint: Callable | None = None,
+        game: TicTacToe | None = None,
+    ):
         super().__init__()
         if players is None:
             from ..players import LossAversePlayer, PerfectPlayer, RandomPlayer
 
-            players = {"random": lambda: RandomPlayer(seed=0), "1 − P(lose)": LossAversePlayer,
-                       "perfect": PerfectPlayer}
+            players = {
+                "random": lambda: RandomPlayer(seed=0),
+                "1 − P(lose)": LossAversePlayer,
+                "perfect": PerfectPlayer,
+            }
         if not players:
             raise ValueError("players must name at least one computer player")
         if seat not in (X, O):
             raise ValueError(f"seat must be 'X' or 'O', got {seat!r}")
         self.game = game if game is not None else TicTacToe()
-        self.factories: Dict[str, PlayerFactory] = dict(players)
+        self.factories: dict[str, PlayerFactory] = dict(players)
         self.hint = hint if hint is not None else counting_hints
         wide = {"description_width": "initial"}
-        self.opponent = widgets.Dropdown(options=list(self.factories), description="opponent", style=wide,
-                                         layout=widgets.Layout(width="250px"))
+        self.opponent = widgets.Dropdown(
+            options=list(self.factories), description="opponent", style=wide, layout=widgets.Layout(width="250px")
+        )
         self.seat = widgets.ToggleButtons(options=[X, O], value=seat, description="you play", style=wide)
         self.seat.style.button_width = "48px"
         self.hints = widgets.Checkbox(value=hints, description="show hints", indent=False)
         self.new_button = widgets.Button(description="new game")
-        self.squares = [widgets.Button(layout=widgets.Layout(width=f"{SQUARE_PX}px", height=f"{SQUARE_PX}px",
-                                                             margin="0", border="1px solid #888"),
-                                       style={"font_size": "26px", "font_weight": "bold"}) for _ in range(9)]
+        self.squares = [
+            widgets.Button(
+                layout=widgets.Layout(
+                    width=f"{SQUARE_PX}px", height=f"{SQUARE_PX}px", margin="0", border="1px solid #888"
+                ),
+                style={"font_size": "26px", "font_weight": "bold"},
+            )
+            for _ in range(9)
+        ]
         for i, b in enumerate(self.squares):
             b.on_click(lambda _b, i=i: self.click(i))
         # one hint label under each square, in the same grid: rows alternate squares / their hints
-        self.hint_labels = [widgets.HTML(layout=widgets.Layout(width=f"{SQUARE_PX}px", height="48px", margin="0"))
-                            for _ in range(9)]
+        self.hint_labels = [
+            widgets.HTML(layout=widgets.Layout(width=f"{SQUARE_PX}px", height="48px", margin="0")) for _ in range(9)
+        ]
         self.new_button.on_click(lambda _b: self.new_game())
         self.opponent.observe(lambda _c: self.new_game(), names="value")
         self.seat.observe(lambda _c: self.new_game(), names="value")
         self.hints.observe(lambda _c: self._refresh(), names="value")
-        cells = [w for r in (0, 3, 6) for w in self.squares[r:r + 3] + self.hint_labels[r:r + 3]]
-        self.board = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns=f"repeat(3, {SQUARE_PX}px)", grid_gap="3px", width="max-content",
-            align_items="center"))
-        controls = widgets.VBox([self.opponent, self.seat, self.hints, self.new_button],
-                                layout=widgets.Layout(margin="0 0 0 16px"))
+        cells = [w for r in (0, 3, 6) for w in self.squares[r : r + 3] + self.hint_labels[r : r + 3]]
+        self.board = widgets.GridBox(
+            cells,
+            layout=widgets.Layout(
+                grid_template_columns=f"repeat(3, {SQUARE_PX}px)",
+                grid_gap="3px",
+                width="max-content",
+                align_items="center",
+            ),
+        )
+        controls = widgets.VBox(
+            [self.opponent, self.seat, self.hints, self.new_button], layout=widgets.Layout(margin="0 0 0 16px")
+        )
         self.root = widgets.VBox([widgets.HBox([self.board, controls]), self.message])
         self.new_game()
 

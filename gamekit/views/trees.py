@@ -5,10 +5,12 @@ steps as a static sequence of figures for slides).
 
 The models are pure (`build_tree`, `gamekit.search.trace_alphabeta`); this module only draws.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -18,8 +20,8 @@ from ..search import INF, AlphaBetaTrace, Evaluate, minimax
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
 
-
 # --- the model: an explicit, small tree ------------------------------------------------------
+
 
 @dataclass
 class TreeNode:
@@ -30,7 +32,7 @@ class TreeNode:
     to_move: int
     terminal: bool
     value: float | None = None
-    children: List["TreeNode"] = field(default_factory=list)
+    children: list[TreeNode] = field(default_factory=list)
     multiplicity: int = 1  # how many symmetric children this node stands for
 
     def walk(self):
@@ -40,15 +42,20 @@ class TreeNode:
 
     def level_sizes(self) -> list[int]:
         """Number of nodes at depth 0, 1, 2, ..."""
-        sizes: Dict[int, int] = {}
+        sizes: dict[int, int] = {}
         for n in self.walk():
             sizes[len(n.path)] = sizes.get(len(n.path), 0) + 1
         return [sizes[d] for d in sorted(sizes)]
 
 
-def build_tree(game: Game, state: State | None = None, depth: int | None = None,
-               evaluate: Evaluate | None = None, same: Callable[[State], Any] | None = None,
-               values: bool = True) -> TreeNode:
+def build_tree(
+    game: Game,
+    state: State | None = None,
+    depth: int | None = None,
+    evaluate: Evaluate | None = None,
+    same: Callable[[State], Any] | None = None,
+    values: bool = True,
+) -> TreeNode:
     """The game tree below `state`, `depth` plies deep, with minimax values at every node.
 
     `same(state)` maps positions to a key (e.g. TicTacToe's `canonical`); children with the
@@ -66,7 +73,7 @@ def build_tree(game: Game, state: State | None = None, depth: int | None = None,
             node.value = minimax(game, s, d, evaluate).value
         if term or d == 0:
             return node
-        seen: Dict[Any, TreeNode] = {}
+        seen: dict[Any, TreeNode] = {}
         for m in game.legal_moves(s):
             child = game.play(s, m)
             key = same(child) if same else (m,)
@@ -80,9 +87,9 @@ def build_tree(game: Game, state: State | None = None, depth: int | None = None,
     return grow(root_state, (), depth)
 
 
-def _layout(root: TreeNode, gap: float = 1.0) -> Dict[tuple, tuple[float, float]]:
+def _layout(root: TreeNode, gap: float = 1.0) -> dict[tuple, tuple[float, float]]:
     """Leaves evenly spaced left to right; a parent centred over its children; depth downwards."""
-    pos: Dict[tuple, tuple[float, float]] = {}
+    pos: dict[tuple, tuple[float, float]] = {}
     counter = [0]
 
     def place(n: TreeNode) -> float:
@@ -109,8 +116,16 @@ def _fmt(v: float | None) -> str:
     return f"{v:g}".replace("-", "−")
 
 
-def draw_mini_board(ax, board: Sequence[str], x: float, y: float, size: float = 0.8,
-               edge: str = BLACK, face: str = "white", mark_size: float = 7) -> None:
+def draw_mini_board(
+    ax,
+    board: Sequence[str],
+    x: float,
+    y: float,
+    size: float = 0.8,
+    edge: str = BLACK,
+    face: str = "white",
+    mark_size: float = 7,
+) -> None:
     """A little TicTacToe board centred at (x, y), `size` wide and high (data units)."""
     h = size / 2
     ax.add_patch(plt.Rectangle((x - h, y - h), size, size, facecolor=face, edgecolor=edge, lw=1.2, zorder=3))
@@ -121,13 +136,29 @@ def draw_mini_board(ax, board: Sequence[str], x: float, y: float, size: float = 
         if c in "XO":
             cx = x - h + (i % 3 + 0.5) * size / 3
             cy = y + h - (i // 3 + 0.5) * size / 3
-            ax.text(cx, cy, c, ha="center", va="center", fontsize=mark_size, fontweight="bold",
-                    color=RED if c == "X" else BLUE, zorder=5)
+            ax.text(
+                cx,
+                cy,
+                c,
+                ha="center",
+                va="center",
+                fontsize=mark_size,
+                fontweight="bold",
+                color=RED if c == "X" else BLUE,
+                zorder=5,
+            )
 
 
-def draw_tree(root: TreeNode, ax=None, boards: bool = False, title: str | None = None,
-              best: bool = True, value_fmt: Callable[[float], str] = _fmt, node_size: float = 0.75,
-              figsize: tuple = (8, 4.5)):
+def draw_tree(
+    root: TreeNode,
+    ax=None,
+    boards: bool = False,
+    title: str | None = None,
+    best: bool = True,
+    value_fmt: Callable[[float], str] = _fmt,
+    node_size: float = 0.75,
+    figsize: tuple = (8, 4.5),
+):
     """Draw a tree built by `build_tree`: values under the nodes, MAX/MIN markers, and (with
     `best`) the moves that minimax chooses in red. With `boards`, states are TicTacToe boards
     drawn as little boards. Returns the figure."""
@@ -154,8 +185,9 @@ def draw_tree(root: TreeNode, ax=None, boards: bool = False, title: str | None =
             marker = "s" if n.terminal else ("^" if n.to_move == 0 else "v")
             ax.scatter([x], [y], marker=marker, s=260, color="white", edgecolor=BLACK, zorder=3, linewidths=1.4)
             label_y = y - 0.22
-        parts = ([value_fmt(n.value)] if n.value is not None else []) + \
-            ([f"(×{n.multiplicity})"] if n.multiplicity > 1 else [])
+        parts = ([value_fmt(n.value)] if n.value is not None else []) + (
+            [f"(×{n.multiplicity})"] if n.multiplicity > 1 else []
+        )
         txt = "\n".join(parts)
         if txt:
             ax.text(label_x, label_y, txt, ha=ha, va=va, fontsize=9, zorder=6, linespacing=0.9)
@@ -163,8 +195,11 @@ def draw_tree(root: TreeNode, ax=None, boards: bool = False, title: str | None =
     for d in range(depth + 1):
         mover = next(n.to_move for n in root.walk() if len(n.path) == d)
         side = ("MAX (X)" if mover == 0 else "MIN (O)") if boards else ("MAX ▲" if mover == 0 else "MIN ▼")
-        kind = f"depth {d}\n{side} to move" if d < depth or not all(n.terminal for n in root.walk()
-                                                                      if len(n.path) == d) else f"depth {d}"
+        kind = (
+            f"depth {d}\n{side} to move"
+            if d < depth or not all(n.terminal for n in root.walk() if len(n.path) == d)
+            else f"depth {d}"
+        )
         ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=9, color="#555")
     xs = [p[0] for p in pos.values()]
     ax.set_xlim(min(xs) - (2.6 if boards else 2.2), max(xs) + 0.7)
@@ -178,8 +213,16 @@ def draw_tree(root: TreeNode, ax=None, boards: bool = False, title: str | None =
 
 # --- alpha-beta, step by step ----------------------------------------------------------------
 
-def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, figsize=(8, 4.2),
-                        scale: float = 1.0, caption_width: int = 85):
+
+def draw_alphabeta_step(
+    trace: AlphaBetaTrace,
+    tree: TreeNode,
+    k: int,
+    ax=None,
+    figsize=(8, 4.2),
+    scale: float = 1.0,
+    caption_width: int = 85,
+):
     """The tree as alpha-beta sees it after step k: visited nodes with their values so far and
     (alpha | beta) beside them, the current node filled, pruned branches grey and dashed.
     `scale` shrinks markers and text (for several steps in one figure)."""
@@ -189,15 +232,15 @@ def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, 
     if ax is None:
         fig, ax = plt.subplots(figsize=figsize)
     fig = ax.figure
-    windows: Dict[tuple, tuple[float, float]] = {}
-    seen_value: Dict[tuple, float] = {}
+    windows: dict[tuple, tuple[float, float]] = {}
+    seen_value: dict[tuple, float] = {}
     pruned: set = set()
-    for st in trace.steps[:k + 1]:
+    for st in trace.steps[: k + 1]:
         windows[st.node] = (st.alpha, st.beta)
         if st.value is not None:
             seen_value[st.node] = st.value
         for p in st.pruned:
-            pruned.update(n.path for n in tree.walk() if n.path[:len(p)] == p)
+            pruned.update(n.path for n in tree.walk() if n.path[: len(p)] == p)
     current = trace.steps[k]
     for n in tree.walk():
         x0, y0 = pos[n.path]
@@ -211,10 +254,19 @@ def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, 
         grey = n.path in pruned
         marker = "s" if n.terminal else ("^" if n.to_move == 0 else "v")
         face = LIGHT_RED if n.path == current.node else "white"
-        ax.scatter([x], [y], marker=marker, s=420 * scale ** 2, color=face, zorder=3, linewidths=1.4,
-                   edgecolor=GREY if (grey or not visited) else BLACK)
-        below = dict(xy=(x, y), xytext=(0, -13 * scale), textcoords="offset points", ha="center", va="top",
-                     fontsize=12 * scale)  # offsets in points: clear of the marker at any figure size
+        ax.scatter(
+            [x],
+            [y],
+            marker=marker,
+            s=420 * scale**2,
+            color=face,
+            zorder=3,
+            linewidths=1.4,
+            edgecolor=GREY if (grey or not visited) else BLACK,
+        )
+        below = dict(
+            xy=(x, y), xytext=(0, -13 * scale), textcoords="offset points", ha="center", va="top", fontsize=12 * scale
+        )  # offsets in points: clear of the marker at any figure size
         if n.terminal:
             shown = n.value if (visited or grey) else None
             ax.annotate(_fmt(shown) if shown is not None else "?", color=GREY if grey else BLACK, **below)
@@ -223,8 +275,16 @@ def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, 
         if visited and not n.terminal:
             a, b = windows[n.path]
             for text, dx, ha, colour in ((f"α={_fmt(a)}", -13, "right", RED), (f"β={_fmt(b)}", 13, "left", BLUE)):
-                ax.annotate(text, xy=(x, y), xytext=(dx * scale, 4 * scale), textcoords="offset points", ha=ha,
-                            va="center", fontsize=11 * scale, color=colour)
+                ax.annotate(
+                    text,
+                    xy=(x, y),
+                    xytext=(dx * scale, 4 * scale),
+                    textcoords="offset points",
+                    ha=ha,
+                    va="center",
+                    fontsize=11 * scale,
+                    color=colour,
+                )
     xs = [p[0] for p in pos.values()]
     depth = max(len(p) for p in pos)
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
@@ -238,8 +298,16 @@ def draw_alphabeta_step(trace: AlphaBetaTrace, tree: TreeNode, k: int, ax=None, 
 def _wrap_caption(ax, text: str, width: int = 95, size: float = 9) -> None:
     import textwrap
 
-    ax.text(0.0, -0.02, "\n".join(textwrap.wrap(text, width)), transform=ax.transAxes, ha="left",
-            va="top", fontsize=size, color="#333")
+    ax.text(
+        0.0,
+        -0.02,
+        "\n".join(textwrap.wrap(text, width)),
+        transform=ax.transAxes,
+        ha="left",
+        va="top",
+        fontsize=size,
+        color="#333",
+    )
 
 
 def alphabeta_figures(trace: AlphaBetaTrace, tree: TreeNode, kinds: Sequence[str] = ("update", "cut")) -> list:
@@ -251,14 +319,15 @@ def alphabeta_figures(trace: AlphaBetaTrace, tree: TreeNode, kinds: Sequence[str
     return [draw_alphabeta_step(trace, tree, k) for k in ks]
 
 
-def draw_alphabeta_storyboard(trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int],
-                              ncols: int = 2, figsize=(8.5, 6)):
+def draw_alphabeta_storyboard(
+    trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int], ncols: int = 2, figsize=(8.5, 6)
+):
     """Several steps of the run in one figure (a grid), for a single slide."""
     rows = (len(steps) + ncols - 1) // ncols
     fig, axes = plt.subplots(rows, ncols, figsize=figsize, squeeze=False)
     for ax, k in zip(axes.flat, steps):
         draw_alphabeta_step(trace, tree, k, ax=ax, scale=0.8, caption_width=55)
-    for ax in list(axes.flat)[len(steps):]:
+    for ax in list(axes.flat)[len(steps) :]:
         ax.axis("off")
     fig.tight_layout()
     return fig

@@ -5,6 +5,7 @@ Every widget of the course shows something useful when a notebook is executed he
 static PNG (or HTML) snapshot of its current state. JupyterLab shows the live widget; an
 exporter without widget state shows the snapshot.
 """
+
 from __future__ import annotations
 
 import base64

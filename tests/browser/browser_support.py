@@ -4,6 +4,7 @@ Playwright's own browser download does not work here, so the system Chromium is 
 (`/usr/bin/chromium`, or $GAMEKIT_CHROMIUM). Without it, or without playwright, every browser
 test is skipped with the reason.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -23,16 +24,25 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 CHROMIUM = Path(os.environ.get("GAMEKIT_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 LOCAL_PREFIXES = ("file://", "data:", "blob:", "about:", "http://127.0.0.1", "ws://127.0.0.1")
 
 
 def skip_reason() -> str | None:
     """Why the browser tests cannot run here (None when they can)."""
     if not CHROMIUM.exists():
-        return (f"Chromium not found at {CHROMIUM} (install the Debian package: apt-get install chromium; "
-                f".ci/run does that)")
+        return (
+            f"Chromium not found at {CHROMIUM} (install the Debian package: apt-get install chromium; "
+            f".ci/run does that)"
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
@@ -87,8 +97,10 @@ def free_port() -> int:
 def _write_settings(folder: Path) -> None:
     """JupyterLab settings for a quiet, deterministic test session."""
     settings = {
-        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
-                                                                             "checkForUpdates": False},
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+        },
         "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
     }
     for name, value in settings.items():
@@ -108,14 +120,26 @@ def jupyter_lab(workdir: Path, timeout: float = 90):
     port = free_port()
     _write_settings(workdir / ".lab-settings")
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # the kernels must draw inline figures
-    env.update(JUPYTERLAB_SETTINGS_DIR=str(workdir / ".lab-settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(workdir / ".lab-workspaces"),
-               JUPYTER_RUNTIME_DIR=str(workdir / ".runtime"))
+    env.update(
+        JUPYTERLAB_SETTINGS_DIR=str(workdir / ".lab-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(workdir / ".lab-workspaces"),
+        JUPYTER_RUNTIME_DIR=str(workdir / ".runtime"),
+    )
     log = open(workdir / "jupyter-lab.log", "w")
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={workdir}",
-           "--LabApp.expose_app_in_browser=True", "--LabApp.extension_manager=readonly",
-           "--LabApp.news_url=None"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={workdir}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.extension_manager=readonly",
+        "--LabApp.news_url=None",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
         cmd.append("--allow-root")
     proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)

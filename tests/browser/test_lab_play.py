@@ -4,11 +4,11 @@ JupyterLab runs on 127.0.0.1 in a throw-away copy of notebooks/ and data/; Chrom
 notebook, runs all cells, and plays one move. Every request that would leave the machine is
 blocked. Screenshots land in test-artifacts/browser/.
 """
+
 import re
 
-import pytest
-
 import browser_support as bs
+import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bs.skip_reason() is not None, reason=str(bs.skip_reason()))]
 
@@ -77,8 +77,11 @@ def run_all(page, lab, notebook, timeout_ms=120_000):
     """Open `notebook` in JupyterLab, run all cells, and wait for the kernel to finish."""
     base, token = lab
     page.goto(f"{base}/lab/tree/notebooks/{notebook.name}?reset&token={token}")
-    page.wait_for_function("(name) => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-                           " return w && w.sessionContext && w.context.path.endsWith(name); }", arg=notebook.name)
+    page.wait_for_function(
+        "(name) => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+        " return w && w.sessionContext && w.context.path.endsWith(name); }",
+        arg=notebook.name,
+    )
     page.evaluate("""async () => {
         const panel = window.jupyterapp.shell.currentWidget;
         await panel.context.ready;
@@ -95,8 +98,9 @@ def run_all(page, lab, notebook, timeout_ms=120_000):
 
 def widget_root(button):
     """The widget's outer box: the nearest VBox around one of its buttons."""
-    return button.locator("xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '),"
-                          " ' widget-vbox ')][1]")
+    return button.locator(
+        "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' widget-vbox ')][1]"
+    )
 
 
 def test_subtraction_game_course_graph_grows(page, lab):
@@ -113,8 +117,9 @@ def test_subtraction_game_course_graph_grows(page, lab):
     root.screenshot(path=str(bs.artifacts() / "lab-01-subtraction-before.png"))
 
     move.click()
-    page.wait_for_function("([img, old]) => img.getAttribute('src') !== old && img.complete",
-                           arg=[graph.element_handle(), before_src])
+    page.wait_for_function(
+        "([img, old]) => img.getAttribute('src') !== old && img.complete", arg=[graph.element_handle(), before_src]
+    )
     assert "You subtracted 3" in root.inner_text()
     after_height = graph.evaluate("img => img.naturalHeight")
     assert after_height > before_height, "the course graph did not grow after a move"
@@ -139,8 +144,11 @@ def test_tictactoe_computer_answers(page, lab):
     before = marks()
     empty = before.index("")
     squares.nth(empty).click()
-    page.wait_for_function("(grid) => [...grid.querySelectorAll('button')].filter(b => b.innerText.trim()).length"
-                           f" >= {sum(1 for m in before if m) + 2}", arg=grid.element_handle())
+    page.wait_for_function(
+        "(grid) => [...grid.querySelectorAll('button')].filter(b => b.innerText.trim()).length"
+        f" >= {sum(1 for m in before if m) + 2}",
+        arg=grid.element_handle(),
+    )
     after = marks()
     assert after[empty] != "", "the clicked square shows no mark"
     assert sum(1 for m in after if m) == sum(1 for m in before if m) + 2, "the computer did not answer"

@@ -6,12 +6,13 @@ lib/ beside the slides), opened from file:// with every non-local request blocke
 checked: reveal.js started, a figure and a widget (rendered from its saved state) show,
 speaker notes exist, the page logged no errors. Screenshots land in test-artifacts/browser/.
 """
+
 import shutil
 import warnings
 
+import browser_support as bs
 import pytest
 
-import browser_support as bs
 from gamekit.course import build
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bs.skip_reason() is not None, reason=str(bs.skip_reason()))]
@@ -32,7 +33,7 @@ def slides(tmp_path_factory):
     """Offline slides of notebook 01 (or the sample notebook), in a folder of their own."""
     chosen = sorted((bs.ROOT / "notebooks").glob("01-*.ipynb"))
     if not chosen:
-        import course_sample  # noqa: F401 - only here, tests/ is on sys.path through the parent conftest
+        import course_sample
 
         chosen = [course_sample.write_sample(tmp_path_factory.mktemp("sample"))]
     paths = build.BuildPaths(tmp_path_factory.mktemp("build"), assets_root=bs.ROOT / "_build" / "assets")
