@@ -73,7 +73,7 @@ from .games.tictactoe import (
     seed_x_to_move,
     winner,
 )
-from .match import GameRecord, TournamentResult, play_game, playout, random_start, tournament
+from .match import GameRecord, PlayerError, TournamentResult, draw_start, play_game, playout, random_start, tournament
 
 # --- chapter 7: Monte Carlo Tree Search ---------------------------------------------------
 from .mcts import MCTS, ChildStats, MCTSPlayer, estimate_history, random_rollout
@@ -171,6 +171,8 @@ __all__ = [
     "periodicity",
     "Periodicity",
     "play_game",
+    "PlayerError",
+    "draw_start",
     "player_name",
     "playout",
     "QLearner",

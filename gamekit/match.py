@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +32,10 @@ class GameRecord:
         return f"{self.length} moves, {result}"
 
 
+class PlayerError(RuntimeError):
+    """A player (agent) raised an exception while choosing its move; the message names it."""
+
+
 def play_game(
     game: Game,
     players: Sequence[Callable],
@@ -38,18 +43,30 @@ def play_game(
     max_moves: int = 100_000,
     names: Sequence[str] | None = None,
 ) -> GameRecord:
-    """Let players[0] and players[1] play from `state` (default: the start) to the end."""
+    """Let players[0] and players[1] play from `state` (default: the start) to the end.
+
+    A player that raises is reported as `PlayerError` (the original exception is its cause);
+    a player that chooses an illegal move is reported as `IllegalMoveError`; both name the
+    player and its seat.
+    """
     check_game(game)
     if len(players) != 2:
         raise ValueError(f"a game needs exactly two players, got {len(players)}")
     s = game.initial_state() if state is None else state
     names = tuple(names) if names else tuple(player_name(p) for p in players)
-    states, moves, movers = [s], [], []
+    states: list[State] = [s]
+    moves: list[Any] = []
+    movers: list[int] = []
     while not game.is_terminal(s):
         if len(moves) >= max_moves:
             raise RuntimeError(f"the game did not end within {max_moves} moves")
         who = game.to_move(s)
-        move = players[who](game, s)
+        try:
+            move = players[who](game, s)
+        except Exception as err:
+            raise PlayerError(
+                f"{names[who]} (player {who}) raised {type(err).__name__} while choosing a move in state {s!r}: {err}"
+            ) from err
         try:
             s = game.play(s, move)
         except IllegalMoveError as err:
@@ -62,29 +79,68 @@ def play_game(
     return GameRecord(tuple(states), tuple(moves), tuple(movers), winner, u, names)
 
 
-def random_start(low: int = 20, high: int = 50) -> Callable[[Game, np.random.Generator], State]:
-    """A start-state chooser for subtraction games: n uniform in low..high (inclusive)."""
-    if low > high:
-        raise ValueError(f"low must not exceed high, got {low}..{high}")
+StartChooser = Callable[[Game, np.random.Generator], State]
+
+
+def draw_start(game: Game, rng: np.random.Generator, *args: Any, **kwargs: Any) -> State:
+    """A start state for `game` drawn with `rng`: the game's own `random_start`, if it has one.
+
+    `random_start(rng, ...)` is an optional protocol method (see `gamekit.protocol`); extra
+    arguments are passed on to it. A game without it starts at `initial_state()` (then extra
+    arguments are an error, since nothing could use them).
+    """
+    chooser = getattr(game, "random_start", None)
+    if chooser is None:
+        if args or kwargs:
+            raise TypeError(
+                f"{type(game).__name__} has no random_start method, so start options {args or ''}{kwargs or ''} "
+                "cannot be used; without options every game starts at initial_state()"
+            )
+        return game.initial_state()
+    return chooser(rng, *args, **kwargs)
+
+
+def random_start(*args: Any, **kwargs: Any) -> StartChooser:
+    """A start chooser `start(game, rng)` for `tournament`: the game's own random start.
+
+    Arguments are passed on to the game's `random_start`; for the subtraction game
+    `random_start(20, 50)` draws n uniformly in 20..50 (its default, as in the source).
+    """
 
     def choose(game: Game, rng: np.random.Generator) -> State:
-        return game.state(int(rng.integers(low, high + 1)), 0)
+        return draw_start(game, rng, *args, **kwargs)
 
-    choose.__name__ = f"random_start({low}..{high})"
+    shown = ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+    choose.__name__ = f"random_start({shown})"
     return choose
 
 
 def playout(
-    game: Game, player1: Callable, player2: Callable, seed: int | None = None, low: int = 20, high: int = 50
+    game: Game,
+    player1: Callable,
+    player2: Callable,
+    seed: int | None = None,
+    low: int | None = None,
+    high: int | None = None,
 ) -> GameRecord:
-    """The source's playout: a random start in low..high, player1 moves first."""
+    """The source's playout: a random start (the game's `random_start`), player1 moves first.
+
+    `low`/`high`, if given, are passed on to the game's `random_start` (the subtraction game
+    draws n in low..high, 20..50 by default).
+    """
     rng = np.random.default_rng(seed)
-    return play_game(game, [player1, player2], random_start(low, high)(game, rng))
+    options = {k: v for k, v in (("low", low), ("high", high)) if v is not None}
+    return play_game(game, [player1, player2], draw_start(game, rng, **options))
 
 
 @dataclass
 class TournamentResult:
-    """Results of many games between two players, counted per player and per seat."""
+    """Results of many games between two players, counted per player and per seat.
+
+    With paired starts (`paired=True`), games 2k and 2k+1 start from the same state, player_a
+    moving first in game 2k and second in game 2k+1; `pair_scores[k]` is player_a's score in
+    that pair (1 per win, 1/2 per draw, so 0..2). Luck of the start cancels within a pair.
+    """
 
     names: tuple
     games: int = 0
@@ -94,14 +150,22 @@ class TournamentResult:
     seat_wins: list = field(default_factory=lambda: [[0, 0], [0, 0]])
     seat_games: list = field(default_factory=lambda: [[0, 0], [0, 0]])
     records: list = field(default_factory=list)
+    paired: bool = False
+    pair_scores: list = field(default_factory=list)
 
     def win_rate(self, player: int = 0) -> float:
+        """Share of all games that `player` (0 = player_a, 1 = player_b) won."""
         return self.wins[player] / self.games if self.games else float("nan")
+
+    def score(self, player: int = 0) -> float:
+        """Points per game of `player`: a win 1, a draw 1/2 (two perfect players: exactly 0.5 each when paired)."""
+        return (self.wins[player] + self.draws / 2) / self.games if self.games else float("nan")
 
     def __str__(self) -> str:
         a, b = self.names
+        pairs = f" ({self.games // 2} paired starts)" if self.paired else ""
         return (
-            f"{self.games} games: {a} won {self.wins[0]} ({self.win_rate(0):.1%}), "
+            f"{self.games} games{pairs}: {a} won {self.wins[0]} ({self.win_rate(0):.1%}), "
             f"{b} won {self.wins[1]} ({self.win_rate(1):.1%}), draws {self.draws}"
         )
 
@@ -116,25 +180,44 @@ def tournament(
     swap_seats: bool = True,
     keep_records: bool = False,
     progress: bool = False,
+    paired: bool = True,
 ) -> TournamentResult:
     """Play `games` games between two players and count the results.
 
-    With `swap_seats` the players take turns at moving first (player_a starts game 0).
-    `start(game, rng)` chooses each game's start state (default: the game's own start).
+    `start(game, rng)` chooses a start state (default: the game's `initial_state()`; use
+    `start=random_start()` for the game's own random starts). With `paired` (the default)
+    every start is played twice with the seats swapped, player_a moving first in the first
+    game of each pair, so the luck of the start cancels exactly; `games` must then be even.
+    Without pairing, each game draws its own start, and with `swap_seats` the players take
+    turns at moving first (player_a starts game 0). `swap_seats=False` (player_a always
+    moves first) switches pairing off.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be a positive whole number, got {games!r}")
+    games = int(games)
+    pair = bool(paired) and bool(swap_seats)
+    if pair and games % 2:
+        raise ValueError(
+            f"games must be even with paired starts (each start is played twice, seats swapped), got {games}; "
+            "pass an even number, or paired=False"
+        )
     rng = np.random.default_rng(seed)
-    result = TournamentResult((player_name(player_a), player_name(player_b)))
-    rounds = range(games)
+    result = TournamentResult((player_name(player_a), player_name(player_b)), paired=pair)
+    rounds: Any = range(games)
     if progress:
         from tqdm.auto import tqdm
 
         rounds = tqdm(rounds, desc=f"{result.names[0]} vs {result.names[1]}")
+    s: State | None = None
     for i in rounds:
-        a_seat = 1 if (swap_seats and i % 2) else 0
+        if pair:
+            a_seat = i % 2
+            if a_seat == 0:
+                s = start(game, rng) if start else None
+        else:
+            a_seat = 1 if (swap_seats and i % 2) else 0
+            s = start(game, rng) if start else None
         seated = [player_a, player_b] if a_seat == 0 else [player_b, player_a]
-        s = start(game, rng) if start else None
         rec = play_game(game, seated, s)
         result.games += 1
         for who, seat in ((0, a_seat), (1, 1 - a_seat)):
@@ -144,6 +227,12 @@ def tournament(
                 result.seat_wins[who][seat] += 1
         if rec.winner is None:
             result.draws += 1
+        if pair:
+            points = 0.5 if rec.winner is None else float(rec.winner == a_seat)
+            if a_seat == 0:
+                result.pair_scores.append(points)
+            else:
+                result.pair_scores[-1] += points
         if keep_records:
             result.records.append(rec)
     return result

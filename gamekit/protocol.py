@@ -47,6 +47,17 @@ class Game(Protocol):
         """At a terminal state: +1 win, -1 loss, 0 draw, for `player`."""
 
 
+# Optional protocol methods. A game MAY also offer
+#
+#     def random_start(self, rng: numpy.random.Generator) -> State:
+#         """A start position drawn with `rng` (for matches from varied starts)."""
+#
+# The subtraction game draws n uniformly in 20..50 with player 0 to move, as the source's
+# playout does. Match runners call it through `gamekit.match.draw_start`, which falls back to
+# `initial_state()` for games without it; no algorithm builds a game's states itself.
+OPTIONAL_METHODS = ("random_start",)
+
+
 def illegal_move(move: Any, state: Any, legal: Sequence[Any]) -> IllegalMoveError:
     """Build the course's standard error for an illegal move (raise what it returns)."""
     allowed = ", ".join(repr(m) for m in legal) if legal else "none (the game is over)"

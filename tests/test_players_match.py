@@ -113,7 +113,14 @@ def test_playout_starts_in_20_to_50_and_is_seeded():
 def test_tournament_counts_add_up_and_seats_alternate():
     game = SubtractionGame(22)
     res = tournament(
-        game, PerfectPlayer(), SmartRandomPlayer(1), games=101, seed=5, start=random_start(20, 50), keep_records=True
+        game,
+        PerfectPlayer(),
+        SmartRandomPlayer(1),
+        games=101,
+        seed=5,
+        start=random_start(20, 50),
+        keep_records=True,
+        paired=False,
     )
     assert res.games == 101 == sum(res.wins) + res.draws
     assert res.seat_games == [[51, 50], [50, 51]]

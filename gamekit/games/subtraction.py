@@ -108,6 +108,17 @@ class SubtractionGame:
         """A state with number `n` and player `to_move` to move (for analysis)."""
         return SubtractionState(int(n), int(to_move))
 
+    def random_start(self, rng: np.random.Generator, low: int = 20, high: int = 50) -> SubtractionState:
+        """A start drawn with `rng`: n uniform in low..high (inclusive), player 0 to move.
+
+        The source's playout starts every game this way (`sample(20:50, 1)`), so matches and
+        tournaments that want varied starts ask the game for one (optional protocol method).
+        """
+        low, high = check_number(low, "low"), check_number(high, "high")
+        if low > high:
+            raise ValueError(f"low must not exceed high, got {low}..{high}")
+        return SubtractionState(int(rng.integers(low, high + 1)), 0)
+
 
 # --------------------------------------------------------------------------------------
 # Red and blue numbers
