@@ -1,0 +1,180 @@
+"""gamekit.stats: intervals against scipy and known values, the rating fit against a generic optimiser."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import optimize
+from scipy.stats import binomtest
+
+from gamekit.stats import bootstrap_ratings, fit_ratings, games_to_separate, rate_text, sprt, wilson
+
+# --- Wilson -------------------------------------------------------------------------------------
+
+
+def test_wilson_matches_known_values_and_scipy():
+    # Known values (Wilson 1927 score interval, 95 %): 0/10 -> [0, 0.2775], 5/10 -> [0.2366, 0.7634]
+    assert wilson(0, 10) == pytest.approx((0.0, 0.27754), abs=1e-5)
+    assert wilson(5, 10) == pytest.approx((0.23659, 0.76341), abs=1e-5)
+    for k, n, c in [(3, 7, 0.95), (40, 100, 0.9), (99, 100, 0.99)]:
+        ci = binomtest(k, n).proportion_ci(confidence_level=c, method="wilson")
+        assert wilson(k, n, c) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_wilson_for_a_half_integer_score_is_the_hull_of_its_neighbours():
+    lo, hi = wilson(5.5, 10)
+    assert lo == wilson(5, 10)[0] and hi == wilson(6, 10)[1]
+    assert lo < 0.55 < hi
+
+
+def test_rate_text():
+    assert rate_text(22, 40) == "0.55 [0.40, 0.69], n = 40"
+
+
+@pytest.mark.parametrize(
+    "k, n, conf, exc",
+    [(11, 10, 0.95, ValueError), (-1, 10, 0.95, ValueError), (1, 0, 0.95, ValueError), (1, 2.0, 0.95, TypeError),
+     (1, True, 0.95, TypeError), (1, 10, 1.0, ValueError), (math.nan, 10, 0.95, ValueError)],
+)  # fmt: skip
+def test_wilson_refuses_bad_input(k, n, conf, exc):
+    with pytest.raises(exc):
+        wilson(k, n, conf)
+
+
+# --- the rating fit against a generic optimiser ----------------------------------------------
+
+
+def simulate(seed: int, n_agents: int = 5, games: int = 200, nu: float = 0.8, spread: float = 2.0):
+    """Games from the Davidson model with known strengths."""
+    rng = np.random.default_rng(seed)
+    theta = np.linspace(0, spread, n_agents)
+    out = []
+    for _ in range(games):
+        i, j = (int(x) for x in rng.choice(n_agents, 2, replace=False))
+        w = np.array([math.exp(theta[i]), math.exp(theta[j]), nu * math.exp((theta[i] + theta[j]) / 2)])
+        k = rng.choice(3, p=w / w.sum())
+        out.append((i, j, (1.0, 0.0, 0.5)[k]))
+    return [f"a{k}" for k in range(n_agents)], out
+
+
+def negloglik(x, n, results, prior, draws):
+    """The stated objective, written out game by game (independently of gamekit)."""
+    th = x[:n]
+    nu = math.exp(x[n]) if draws == "davidson" else None
+    total = 0.0
+    for i, j, s in results:
+        if nu is None:
+            pi = math.exp(th[i]) / (math.exp(th[i]) + math.exp(th[j]))
+            total += s * math.log(pi) + (1 - s) * math.log(1 - pi)
+        else:
+            z = math.exp(th[i]) + math.exp(th[j]) + nu * math.exp((th[i] + th[j]) / 2)
+            num = {1.0: math.exp(th[i]), 0.0: math.exp(th[j]), 0.5: nu * math.exp((th[i] + th[j]) / 2)}[s]
+            total += math.log(num / z)
+    for t in th:  # prior/2 wins and prior/2 losses against strength 1
+        total += prior / 2 * (math.log(math.exp(t) / (math.exp(t) + 1)) + math.log(1 / (math.exp(t) + 1)))
+    return -total
+
+
+@pytest.mark.parametrize("draws, prior", [("davidson", 1.0), ("half", 1.0), ("davidson", 0.0), ("half", 3.0)])
+def test_fit_reaches_the_maximum_a_generic_optimiser_finds(draws, prior):
+    names, results = simulate(seed=3)
+    n = len(names)
+    fit = fit_ratings(names, results, prior=prior, draws=draws, anchor="a0")
+    d = n + (1 if draws == "davidson" else 0)
+    if prior == 0:  # shift invariance: hold theta_0 at 0
+        f = lambda y: negloglik(np.r_[0.0, y], n, results, prior, draws)
+        opt = optimize.minimize(f, np.zeros(d - 1), method="BFGS", options={"gtol": 1e-8})
+        x = np.r_[0.0, opt.x]
+    else:
+        opt = optimize.minimize(lambda y: negloglik(y, n, results, prior, draws), np.zeros(d), method="BFGS",
+                                options={"gtol": 1e-8})  # fmt: skip
+        x = opt.x
+    elo = 400 / math.log(10) * (x[:n] - x[0])
+    assert fit.elo == pytest.approx(tuple(elo), abs=0.05)
+    assert fit.loglik == pytest.approx(-opt.fun, abs=1e-6)
+    assert fit.loglik >= -opt.fun - 1e-9  # never below what the generic optimiser reaches
+    if draws == "davidson":
+        assert fit.draw == pytest.approx(math.exp(x[n]), rel=1e-4)
+    else:
+        assert fit.draw is None
+
+
+def test_davidson_without_draws_is_bradley_terry():
+    names, results = simulate(seed=5, nu=0.0)
+    assert all(s != 0.5 for _, _, s in results)
+    a = fit_ratings(names, results, draws="davidson")
+    b = fit_ratings(names, results, draws="half")
+    assert a.draw == 0.0 and b.draw is None
+    assert a.elo == pytest.approx(b.elo, abs=1e-9) and a.loglik == pytest.approx(b.loglik, abs=1e-9)
+
+
+def test_ratings_recover_the_true_strengths_roughly_and_anchor():
+    names, results = simulate(seed=11, games=3000, spread=1.5)
+    fit = fit_ratings(names, results, prior=0.0)
+    assert abs(sum(fit.elo)) < 1e-9  # mean 0 without an anchor
+    true = 400 / math.log(10) * np.linspace(0, 1.5, 5)
+    true = true - true.mean()
+    assert np.max(np.abs(np.array(fit.elo) - true)) < 40  # ~3 standard errors at 3000 games
+    assert fit.draw == pytest.approx(0.8, abs=0.15)
+    assert fit_ratings(names, results, anchor="a2")["a2"] == 0.0
+
+
+def test_no_finite_maximum_without_prior_is_an_error_and_the_prior_fixes_it():
+    results = [(0, 1, 1.0)] * 5 + [(1, 2, 0.0), (1, 2, 1.0)]  # a0 never loses
+    with pytest.raises(ValueError, match="no finite maximum"):
+        fit_ratings(["a", "b", "c"], results, prior=0.0)
+    r = fit_ratings(["a", "b", "c"], results, prior=1.0)
+    assert r["a"] > r["b"]
+
+
+@pytest.mark.parametrize(
+    "names, results, kw",
+    [(["a", "a"], [], {}), (["a", "b"], [(0, 0, 1.0)], {}), (["a", "b"], [(0, 1, 0.7)], {}),
+     (["a", "b"], [(0, 2, 1.0)], {}), (["a", "b"], [(0, 1, 1.0)], {"prior": -1}),
+     (["a", "b"], [(0, 1, 1.0)], {"draws": "rao"}), (["a", "b"], [(0, 1, 1.0)], {"anchor": "z"}),
+     (["a", "b"], [(0, 1, 0.5)] * 3, {})],
+)  # fmt: skip
+def test_fit_refuses_bad_input(names, results, kw):
+    with pytest.raises((ValueError, TypeError)):
+        fit_ratings(names, results, **kw)
+
+
+# --- bootstrap --------------------------------------------------------------------------------
+
+
+def test_bootstrap_is_reproducible_and_brackets_the_estimate():
+    names, results = simulate(seed=2, games=150)
+    a = bootstrap_ratings(names, results, reps=60, seed=4, anchor="a0")
+    b = bootstrap_ratings(names, results, reps=60, seed=4, anchor="a0")
+    c = bootstrap_ratings(names, results, reps=60, seed=5, anchor="a0")
+    assert a == b and a.low != c.low
+    assert a.elo == fit_ratings(names, results, anchor="a0").elo
+    assert a.interval("a0") == (0.0, 0.0)
+    for name in names[1:]:
+        lo, hi = a.interval(name)
+        assert lo < a[name] < hi
+    assert a.interval("a4")[0] > 0  # the strongest agent is clearly above the weakest here
+    with pytest.raises(ValueError, match="no intervals"):
+        fit_ratings(names, results).interval("a1")
+
+
+# --- how many games ---------------------------------------------------------------------------
+
+
+def test_sprt_decides_clear_cases_and_waits_on_unclear_ones():
+    assert sprt(60, 20, 20).decision == "H1"
+    assert sprt(20, 20, 60).decision == "H0"
+    assert sprt(5, 0, 5).decision is None
+    t = sprt(30, 10, 10)
+    assert t.lower < 0 < t.upper and t.games == 50
+    with pytest.raises(ValueError):
+        sprt(1, 1, 1, elo0=50, elo1=0)
+
+
+def test_games_to_separate_agrees_with_a_normal_interval():
+    n = games_to_separate(30, 10, 20)
+    assert 60 < n < 200
+    # with n games of the same mean and variance the normal interval just excludes 1/2
+    s, var = (30 + 5) / 60, (30 + 10 / 4) / 60 - ((30 + 5) / 60) ** 2
+    assert s - 1.959964 * math.sqrt(var / n) == pytest.approx(0.5, abs=1e-6)
+    assert games_to_separate(5, 0, 5) == math.inf
