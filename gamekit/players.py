@@ -41,16 +41,34 @@ class PerfectPlayer:
     In the subtraction game with moves in ascending order this is the source's optimal
     strategy: the smallest move that produces a red number, and in a red number (where no
     win can be forced) the smallest move, which makes the game last longest.
+
+    The exact values are remembered per game, keyed by the game itself: games built alike
+    compare equal (they have the same values), and a game without value equality is held
+    alive by the key, so no other game can be mistaken for it. Values found for one start
+    are reused for the next (`solve(..., table=...)`), so asking about many starts of one
+    game costs a single walk over its positions.
     """
 
     def __init__(self, name: str = "perfect"):
         self.name = name
-        self._values: dict[Any, dict[State, float]] = {}
+        self._tables: dict[Any, dict[State, float]] = {}
+        self._unhashable: list[tuple[Game, dict[State, float]]] = []  # games that cannot be dict keys
+
+    def _table(self, game: Game) -> dict[State, float]:
+        try:
+            return self._tables.setdefault(game, {})
+        except TypeError:  # an unhashable game: find it by identity (the list keeps it alive)
+            for known, table in self._unhashable:
+                if known is game:
+                    return table
+            self._unhashable.append((game, {}))
+            return self._unhashable[-1][1]
 
     def values(self, game: Game, state: State) -> dict[State, float]:
-        table = self._values.setdefault(id(game), {})
+        """Exact values (player 0's view) of every position solved so far in `game`, `state` included."""
+        table = self._table(game)
         if state not in table:
-            table.update(solve(game, state))
+            solve(game, state, table=table)
         return table
 
     def __call__(self, game: Game, state: State) -> Move:

@@ -11,16 +11,18 @@ from __future__ import annotations
 from .protocol import Game, Move, State, check_game
 
 
-def solve(game: Game, state: State | None = None) -> dict[State, float]:
+def solve(game: Game, state: State | None = None, table: dict[State, float] | None = None) -> dict[State, float]:
     """The exact minimax value of every position reachable from `state` (default: the start).
 
     Values are from player 0's (MAX's) point of view: +1 player 0 wins with best play by
     both sides, -1 player 1 wins, 0 draw (games with other payoffs give values in between).
+    `table`, if given, is an earlier result of `solve` for the SAME game: its positions count
+    as solved, it is extended in place and returned (so many starts cost one walk in all).
     Raises ValueError if the game graph has a cycle (its values would be undefined).
     """
     check_game(game)
     root = game.initial_state() if state is None else state
-    values: dict[State, float] = {}
+    values: dict[State, float] = {} if table is None else table
     on_path: set = set()
     stack: list[tuple[State, bool]] = [(root, False)]
     while stack:

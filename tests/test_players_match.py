@@ -137,3 +137,68 @@ def test_tournament_counts_add_up_and_seats_alternate():
 def test_tournament_rejects_bad_counts():
     with pytest.raises(ValueError, match="positive whole number"):
         tournament(SubtractionGame(9), RandomPlayer(1), RandomPlayer(2), games=0)
+
+
+# --- regression (issue 12, defect 1): PerfectPlayer's cache must be keyed by the game's rules, not id() ---
+
+
+def _mover_wins(n, moves, memo):
+    """Independent oracle: the mover at n > 0 wins iff some move reaches 0 or a losing n' > 0."""
+    if (n, moves) not in memo:
+        memo[n, moves] = any(n == d or (n > d and not _mover_wins(n - d, moves, memo)) for d in moves)
+    return memo[n, moves]
+
+
+def test_one_perfect_player_over_200_fresh_subtraction_games():
+    import random
+
+    rng, player, memo = random.Random(12), PerfectPlayer(), {}
+    for _ in range(200):
+        moves = tuple(sorted(rng.sample(range(1, 10), rng.randint(1, 3))))
+        start = rng.randint(1, 40)
+        game = SubtractionGame(start, moves)
+        move = player(game, game.initial_state())  # must not raise KeyError
+        if _mover_wins(start, moves, memo):
+            after = start - move
+            assert after == 0 or (after > 0 and not _mover_wins(after, moves, memo)), (moves, start, move)
+        del game  # freed: CPython may hand its address to the next game
+
+
+def test_perfect_player_on_normal_then_misere_nim():
+    from gamekit import Nim, is_p_position
+
+    player = PerfectPlayer()
+    game = Nim([1, 1, 2])
+    assert player(game, game.initial_state()) == (2, 2)
+    del game
+    misere = Nim([1, 1, 2], misere=True)
+    move = player(misere, misere.initial_state())
+    assert move != (2, 2)
+    after = misere.play(misere.initial_state(), move)
+    assert is_p_position(after.piles, misere=True)  # Bouton's misère rule: the opponent now loses
+
+
+def test_games_built_alike_are_equal_and_hash_alike():
+    from gamekit import Nim
+
+    assert SubtractionGame(22, (5, 3, 11)) == SubtractionGame(22) and hash(SubtractionGame(22)) == hash(
+        SubtractionGame(22, [3, 5, 11])
+    )
+    assert SubtractionGame(22) != SubtractionGame(23) and SubtractionGame(22) != SubtractionGame(22, (3, 5))
+    assert Nim([1, 2]) == Nim((1, 2)) and hash(Nim([1, 2])) == hash(Nim((1, 2)))
+    assert Nim([1, 2]) != Nim([1, 2], misere=True) and Nim([1, 2]) != Nim([2, 1])
+    with pytest.raises(AttributeError):
+        SubtractionGame(22).moves = (1, 2)  # a game is a value: its rules cannot change under a cache
+
+
+def test_perfect_player_many_starts_of_one_game_cost_one_walk():
+    """nb02 asks for n in 1..2000: values found for one start are reused for the next."""
+    import time
+
+    game, player = SubtractionGame(2000), PerfectPlayer()
+    t = time.perf_counter()
+    moves = [player(game, game.state(n, 0)) for n in range(1, 2001)]
+    assert time.perf_counter() - t < 1.0
+    seed_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
+    assert all(m == seed_switch[n % 8] for n, m in zip(range(12, 2001), moves[11:]))
+    assert len(player.values(game, game.state(2000, 0))) < 3 * 2011  # each position solved once

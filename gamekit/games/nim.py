@@ -71,13 +71,33 @@ class Nim:
     """Nim on the `Game` protocol. A state is `NimState(piles, to_move)`; a move is (pile, take)."""
 
     def __init__(self, piles: Iterable[int] = (3, 5, 7), misere: bool = False):
-        self.piles = check_piles(piles)
-        if not isinstance(misere, bool):
+        piles = check_piles(piles)
+        if not isinstance(misere, (bool, np.bool_)):
             raise TypeError(f"misere must be True or False, got {misere!r}")
-        self.misere = misere
+        self._piles = piles
+        self._misere = bool(misere)
+
+    @property
+    def piles(self) -> tuple[int, ...]:
+        """The start piles (read-only: the game is a value)."""
+        return self._piles
+
+    @property
+    def misere(self) -> bool:
+        """True for misère play (whoever takes the last stick loses); read-only."""
+        return self._misere
 
     def __repr__(self) -> str:
         return f"Nim({list(self.piles)}, misere={self.misere})"
+
+    # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Nim):
+            return NotImplemented
+        return (self._piles, self._misere) == (other._piles, other._misere)
+
+    def __hash__(self) -> int:
+        return hash(("Nim", self._piles, self._misere))
 
     def initial_state(self) -> NimState:
         return NimState(self.piles, 0)

@@ -74,11 +74,30 @@ class SubtractionGame:
     """
 
     def __init__(self, start: int = 22, moves: Iterable[int] = SEED_MOVES):
-        self.moves = check_moves(moves)
-        self.start = check_number(start, "start")
+        self._moves = check_moves(moves)
+        self._start = check_number(start, "start")
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """The allowed subtractions, ascending (read-only: the game is a value)."""
+        return self._moves
+
+    @property
+    def start(self) -> int:
+        """The start number (read-only)."""
+        return self._start
 
     def __repr__(self) -> str:
         return f"SubtractionGame(start={self.start}, moves={self.moves})"
+
+    # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SubtractionGame):
+            return NotImplemented
+        return (self._start, self._moves) == (other._start, other._moves)
+
+    def __hash__(self) -> int:
+        return hash(("SubtractionGame", self._start, self._moves))
 
     def initial_state(self) -> SubtractionState:
         return SubtractionState(self.start, 0)
