@@ -1,0 +1,260 @@
+"""`check_game` passes on every built-in game and names the broken property of each broken game."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from gamekit import GeneralizedNim, Nim, RandomTree, SubtractionGame, TicTacToe
+from gamekit.protocol import IllegalMoveError
+from gamekit.testing import PROPERTIES, GameCheckError, GameCheckReport, check_game
+
+
+# --- a small correct game, and one broken copy of it per promise ------------------------------
+@dataclass(frozen=True)
+class Pile:
+    """Take 1 or 2 from a pile of n; whoever takes the last stick wins."""
+
+    n: int
+    turn: int
+
+
+class TakeAway:
+    def __init__(self, n: int = 7):
+        self.n = n
+
+    def initial_state(self):
+        return Pile(self.n, 0)
+
+    def to_move(self, s):
+        return s.turn
+
+    def legal_moves(self, s):
+        return [m for m in (1, 2) if m <= s.n]
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+        return Pile(s.n - m, 1 - s.turn)
+
+    def is_terminal(self, s):
+        return s.n == 0
+
+    def utility(self, s, player):
+        winner = 1 - s.turn  # the player who took the last stick
+        return 1 if player == winner else -1
+
+
+class WrongSign(TakeAway):
+    def utility(self, s, player):  # forgets to flip the sign for the second player
+        return 1 if s.turn == 1 else -1
+
+
+class MutableState(TakeAway):
+    def initial_state(self):
+        return [self.n, 0]
+
+    def to_move(self, s):
+        return s[1]
+
+    def legal_moves(self, s):
+        return [m for m in (1, 2) if m <= s[0]]
+
+    def play(self, s, m):
+        return [s[0] - m, 1 - s[1]]
+
+    def is_terminal(self, s):
+        return s[0] == 0
+
+    def utility(self, s, player):
+        return 1 if player == 1 - s[1] else -1
+
+
+class RandomOrder(TakeAway):
+    def __init__(self, n=7):
+        super().__init__(n)
+        self.rng = random.Random(1)
+
+    def legal_moves(self, s):
+        moves = [m for m in (1, 2) if m <= s.n]
+        self.rng.shuffle(moves)
+        return moves
+
+
+class NotZeroSum(TakeAway):
+    def utility(self, s, player):
+        return 1  # everybody wins
+
+
+class Box:
+    """A state whose equality is by value, but whose content `play` overwrites in place."""
+
+    def __init__(self, n, turn):
+        object.__setattr__(self, "cells", (n, turn))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Box is read-only")
+
+    def __eq__(self, other):
+        return isinstance(other, Box) and self.cells == other.cells
+
+    def __hash__(self):
+        return hash(self.cells)
+
+    def __repr__(self):
+        return f"Box{self.cells}"
+
+
+class MutatingPlay(TakeAway):
+    def initial_state(self):
+        return Box(self.n, 0)
+
+    def to_move(self, s):
+        return s.cells[1]
+
+    def legal_moves(self, s):
+        return [m for m in (1, 2) if m <= s.cells[0]]
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        n, turn = s.cells
+        object.__setattr__(s, "cells", (n - m, 1 - turn))  # changes the caller's state
+        return Box(n - m, 1 - turn)
+
+    def is_terminal(self, s):
+        return s.cells[0] == 0
+
+    def utility(self, s, player):
+        return 1 if player == 1 - s.cells[1] else -1
+
+
+class NoTerminalTest(TakeAway):
+    def is_terminal(self, s):
+        return False
+
+
+class AcceptsIllegal(TakeAway):
+    def play(self, s, m):
+        return Pile(s.n - m, 1 - s.turn)  # no check: 5 sticks at once is fine here
+
+
+class BigUtility(TakeAway):
+    def utility(self, s, player):
+        return 100 * super().utility(s, player)
+
+
+class ThreePlayers(TakeAway):
+    def to_move(self, s):
+        return s.turn + 1  # numbers players 1 and 2
+
+
+@dataclass(frozen=True)
+class Forgetful:
+    """A state that forgets whose turn it is in its equality and hash."""
+
+    n: int
+    turn: int
+
+    def __eq__(self, other):
+        return isinstance(other, Forgetful) and self.n == other.n
+
+    def __hash__(self):
+        return hash(self.n)
+
+
+class ForgetsTurn(TakeAway):
+    def initial_state(self):
+        return Forgetful(self.n, 0)
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        return Forgetful(s.n - m, 1 - s.turn)
+
+
+class WrongErrorType(TakeAway):
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise KeyError(m)
+        return Pile(s.n - m, 1 - s.turn)
+
+
+BROKEN = {
+    "wrong sign for the second player": (WrongSign, "utility"),
+    "mutable state": (MutableState, "hashable"),
+    "random move order": (RandomOrder, "deterministic"),
+    "non-zero-sum utility": (NotZeroSum, "utility"),
+    "mutating play": (MutatingPlay, "pure play"),
+    "missing terminal test": (NoTerminalTest, "terminal"),
+    "accepted illegal move": (AcceptsIllegal, "illegal move"),
+    "utility outside [-1, 1]": (BigUtility, "utility"),
+    "players numbered 1 and 2": (ThreePlayers, "players"),
+    "state forgets whose turn it is": (ForgetsTurn, "agreement"),
+    "wrong error type for an illegal move": (WrongErrorType, "illegal move"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BROKEN), ids=list(BROKEN))
+def test_each_broken_game_is_caught_with_the_broken_property_named(kind):
+    cls, prop = BROKEN[kind]
+    with pytest.raises(GameCheckError) as caught:
+        check_game(cls(), games=30)
+    assert caught.value.prop == prop, str(caught.value)
+    assert str(caught.value).startswith(prop + ":")
+    assert prop in PROPERTIES
+
+
+def test_the_correct_small_game_passes_and_reports_what_it_checked():
+    report = check_game(TakeAway(), games=30)
+    assert isinstance(report, GameCheckReport)
+    reachable, frontier = {(7, 0)}, [(7, 0)]
+    while frontier:
+        n, t = frontier.pop()
+        for m in (1, 2):
+            if m <= n and (n - m, 1 - t) not in reachable:
+                reachable.add((n - m, 1 - t))
+                frontier.append((n - m, 1 - t))
+    assert report.positions == len(reachable)  # 30 random games visit every position of this small game
+    assert report.agreement_positions >= 4
+    assert "all 9 properties hold" in str(report)
+
+
+def test_a_failure_comes_with_a_short_path_to_the_broken_position():
+    with pytest.raises(GameCheckError) as caught:
+        check_game(NoTerminalTest(3), games=30)
+    # hypothesis shrinks the random game to a short one that empties the pile of 3
+    assert sum(caught.value.path) == 3 and len(caught.value.path) <= 3
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        SubtractionGame(22),
+        SubtractionGame(15, moves=(1, 4)),
+        TicTacToe(),
+        Nim((1, 2, 3)),
+        Nim((2, 2, 3), misere=True),
+        GeneralizedNim(7, [{1: 2, 2: float("inf")}, {1: float("inf"), 3: 1}]),
+    ],
+    ids=lambda g: type(g).__name__,
+)
+def test_every_built_in_game_passes(game):
+    report = check_game(game, games=25)
+    assert report.positions > 5
+    assert report.agreement_positions >= 1
+
+
+def test_a_tree_of_numbers_is_not_a_win_loss_game():
+    # RandomTree's leaves carry arbitrary numbers (for the alpha-beta lessons), not +1/0/-1
+    with pytest.raises(GameCheckError, match="utility|agreement"):
+        check_game(RandomTree(3, 3, seed=1), games=25)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(TypeError, match="games must be an int"):
+        check_game(TakeAway(), games=2.5)
+    with pytest.raises(TypeError, match="is not a Game"):
+        check_game(object())
