@@ -250,8 +250,7 @@ class _Checker:
         if abs(values[0] + values[1]) > 1e-9:
             raise GameCheckError(
                 "utility",
-                f"not zero-sum: utility for player 0 is {values[0]}, for player 1 {values[1]}"
-                " (they must add up to 0)",
+                f"not zero-sum: utility for player 0 is {values[0]}, for player 1 {values[1]} (they must add up to 0)",
                 path,
             )
 
@@ -266,7 +265,7 @@ class _Checker:
                 self.game.play(s, bad)
             except IllegalMoveError:
                 pass
-            except Exception as error:  # noqa: BLE001 - any other exception is the finding
+            except Exception as error:  # any other exception is the finding
                 raise GameCheckError(
                     "illegal move",
                     f"play(state, {bad!r}) raised {type(error).__name__}, not IllegalMoveError",
