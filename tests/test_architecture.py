@@ -1,0 +1,171 @@
+"""The package's architecture, enforced: layers, no import cycles, no identity-keyed caches.
+
+The layers (COURSE.md), each importing only its own layer or the ones below it:
+
+    protocol, jsonio, data  ->  games/  ->  algorithms  ->  sources/, testing  ->  tournament/  ->  views/  ->  course/
+
+Algorithms know games only through the protocol: no algorithm imports or names a specific game.
+A cache is keyed by a value that determines the answer, never by `id()` or `repr()`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+PACKAGE = ROOT / "gamekit"
+GAME_NAMES = {
+    "TicTacToe",
+    "Nim",
+    "NimState",
+    "SubtractionGame",
+    "SubtractionState",
+    "GeneralizedNim",
+    "GNimState",
+    "RandomTree",
+    "TreeGame",
+}
+FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.jsonio", "gamekit.data"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer(module: str) -> int:
+    if module in FOUNDATION:
+        return 0
+    sub = module.split(".")[1]
+    return {"games": 1, "sources": 3, "testing": 3, "tournament": 4, "views": 5, "course": 6}.get(sub, 2)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+MODULES["gamekit.data"] = ROOT / "data" / "__init__.py"
+
+
+def imports(path: Path, module: str, top_level_only: bool) -> set[str]:
+    """The gamekit modules `module` imports (resolving relative imports)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found: set[str] = set()
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("gamekit")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("gamekit"):
+                continue
+            for alias in node.names:
+                candidate = f"{target}.{alias.name}"
+                found.add(candidate if candidate in MODULES else target)
+    return {m for m in found if m in MODULES and m != module}
+
+
+def test_the_module_list_is_complete():
+    assert {"gamekit.protocol", "gamekit.solve", "gamekit.search", "gamekit.testing"} <= set(MODULES)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "gamekit"))
+def test_a_module_imports_only_its_own_layer_or_lower(module):
+    mine = layer(module)
+    above = sorted(m for m in imports(MODULES[module], module, False) if m != "gamekit" and layer(m) > mine)
+    assert not above, f"{module} (layer {mine}) imports higher layers: {above}"
+    if mine == 1:  # a game knows the protocol, nothing else of gamekit
+        others = sorted(m for m in imports(MODULES[module], module, False) if layer(m) not in (0,) and m != module)
+        others = [m for m in others if m.split(".")[1] != "games"]
+        assert not others, f"{module} is a game but imports {others}"
+
+
+def test_no_import_cycles_between_modules():
+    graph = {m: imports(p, m, True) - {"gamekit"} for m, p in MODULES.items() if m != "gamekit"}
+    # a package's __init__ re-exporting its own modules is not a cycle of meaning
+    for m in graph:
+        graph[m] = {d for d in graph[m] if not (m.startswith(d + ".") and d != m)}
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(m: str, stack: list[str]) -> bool:
+        state[m] = 1
+        for d in sorted(graph.get(m, ())):
+            if state.get(d) == 1:
+                cycle.extend([*stack[stack.index(d) :], d] if d in stack else [m, d])
+                return True
+            if d not in state and visit(d, [*stack, d]):
+                return True
+        state[m] = 2
+        return False
+
+    for m in sorted(graph):
+        if m not in state and visit(m, [m]):
+            break
+    assert not cycle, f"import cycle: {' -> '.join(cycle)}"
+
+
+ALGORITHMS = sorted(m for m in MODULES if layer(m) == 2)
+
+
+@pytest.mark.parametrize("module", ALGORITHMS)
+def test_no_algorithm_imports_or_names_a_specific_game(module):
+    path = MODULES[module]
+    games = sorted(m for m in imports(path, module, False) if layer(m) == 1)
+    assert not games, f"{module} imports the games {games}: pass a game's specifics as arguments"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    named = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in GAME_NAMES})
+    assert not named, f"{module} names the games {named}"
+    fields = sorted(
+        {f".{n.attr}" for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in {"piles", "n", "board"}}
+    )
+    assert not fields, f"{module} reads game-specific state fields {fields}"
+
+
+def _identity_keys(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("id", "repr")):
+            continue
+        if node.func.id == "id":
+            found.append(f"line {node.lineno}: id(...)")
+            continue
+        parent = parents.get(node)
+        keyed = (
+            isinstance(parent, ast.Subscript)
+            and parent.slice is node
+            or isinstance(parent, ast.Compare)
+            and any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+            or isinstance(parent, ast.Call)
+            and isinstance(parent.func, ast.Attribute)
+            and parent.func.attr in ("get", "setdefault", "pop")
+            and parent.args
+            and parent.args[0] is node
+            or isinstance(parent, ast.Assign)
+            and any(isinstance(t, ast.Name) and "key" in t.id.lower() for t in parent.targets)
+        )
+        if keyed:
+            found.append(f"line {node.lineno}: repr(...) used as a key")
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_cache_is_keyed_by_identity_or_repr(module):
+    found = _identity_keys(MODULES[module])
+    assert not found, f"{module}: {found} (key caches by a value that determines the answer)"
+
+
+def test_the_identity_key_check_catches_both_kinds(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("cache = {}\ndef f(game):\n    cache[id(game)] = 1\n    return cache.get(repr(game))\n")
+    assert len(_identity_keys(sample)) == 2
