@@ -88,7 +88,9 @@ from .players import (
     player_name,
 )
 from .protocol import Game, IllegalMoveError
-from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions, seed_learner
+from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions
+from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
+from .sources.q_nim import source_learner as seed_learner  # ALIAS
 from .search import (
     AlphaBetaPlayer,
     SearchPlayer,
@@ -111,6 +113,11 @@ from .solve import best_moves, move_values, solve
 __version__ = "0.1.0"
 
 __all__ = [
+    "source_pole_position",
+    "source_learner",
+    "sorted_piles",
+    "pile_tuple",
+    "PolePositionPlayer",
     "against_every_opponent",
     "alphabeta",
     "AlphaBetaPlayer",

@@ -10,21 +10,23 @@ compare them on the same tables:
   ``target = -gamma * max_b Q[s'][b]`` otherwise.
 * ``"naive"``: the same without the sign change, ``target = gamma * max_b Q[s'][b]`` -- the common
   mistake of treating the opponent's best option as if it were the mover's own future.
-* ``"seed"``: the update scheme of the source's notebook. A player's previous move is updated only
-  when it is that player's turn again, towards ``gamma * max`` of *their own* options there; the
-  final move gets the loser's reward and the winner's last move the winner's reward. The source
-  used rewards +-100, gamma 0.8, alpha 0.1, epsilon 0.1 -- `seed_learner` builds exactly that.
+* ``"source"``: the update scheme of the Q-learning source (document 004). A player's previous move is
+  updated only when it is that player's turn again, towards ``gamma * max`` of *their own* options
+  there; the final move gets the loser's reward and the winner's last move the winner's reward.
+  `gamekit.sources.q_nim.source_learner` builds it with the source's numbers.
+
+Discount convention: a win that the mover's own move completes is worth the reward ``R``; with the
+negamax target a move that wins after ``k`` more plies (both players' moves counted) converges to
+``R * gamma**k`` (``k = 0``: the move ends the game).
 
 The learner first enumerates every position reachable from the start (through the encoding, see
 below) into integer-indexed lists: successors, rewards and Q-values are plain Python lists, so an
 update is a few list look-ups. Training uses its own `random.Random(seed)`.
 
-State encodings: a table is keyed by `encoding(state)`. Positions with the same key must be
-equivalent for the player to move (same moves, same outcomes). For Nim the course uses
-
-* ``"plain"``: the pile tuple, e.g. (3, 5, 7) -- the source's encoding; (3+1)(5+1)(7+1) = 192 keys.
-* ``"sorted"``: the sorted pile tuple (canonical form), so (0, 1, 0) and (1, 0, 0) share one entry.
-  Moves that lead to the same sorted position are one action of the table.
+State encodings: a table is keyed by `encoding(state)` (default: the state itself). Positions with
+the same key must be equivalent for the player to move (same moves up to renaming, same outcomes);
+moves that lead to the same key are one action of the table. Encodings are the game's business:
+the learner knows no game (Nim's, from the source, are in `gamekit.sources.q_nim`).
 
 The JSON file format (`save` / `load`) is documented in `QLearner.save`.
 """
@@ -36,7 +38,7 @@ import math
 import random
 import time
 import weakref
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,52 +46,48 @@ from typing import Any
 from .protocol import Game, Move, State, check_game
 from .solve import solve
 
-TARGETS = ("negamax", "naive", "seed")
+__all__ = ["TARGETS", "QLearner", "QPlayer", "TrainingResult", "WinningPositions", "identity_key"]
+
+TARGETS = ("negamax", "naive", "source")
 FORMAT = "gamekit.qtable"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+MAX_FILE_BYTES = 20_000_000  # a Q-table file larger than this is refused before it is read
 
-
-# --- state encodings ------------------------------------------------------------------------
+Encoding = Callable[[State], Hashable]
 
 
 def identity_key(state: State) -> Hashable:
-    """The state itself as the table key (any game)."""
+    """The state itself as the table key (the default encoding; any game)."""
     return state
 
 
-def pile_key(state: State) -> tuple:
-    """Nim: the plain pile tuple, e.g. (3, 5, 7); who is to move is left out (the table is the mover's)."""
-    return tuple(state.piles)
-
-
-def sorted_pile_key(state: State) -> tuple:
-    """Nim: the sorted pile tuple, so that positions equal up to the order of the piles share an entry."""
-    return tuple(sorted(state.piles))
-
-
-ENCODINGS: dict[str, Callable[[State], Hashable]] = {
-    "state": identity_key,
-    "plain": pile_key,
-    "sorted": sorted_pile_key,
-}
-
-
-def _encoding(game: Game, encoding: str | Callable | None) -> tuple[str, Callable]:
-    if encoding is None:  # Nim states carry their piles: key by piles; anything else by itself
-        encoding = "plain" if hasattr(game.initial_state(), "piles") else "state"
-    if callable(encoding):
-        return getattr(encoding, "__name__", "custom"), encoding
-    if encoding not in ENCODINGS:
-        raise ValueError(f"encoding must be one of {sorted(ENCODINGS)} or a function state -> key, got {encoding!r}")
-    if encoding in ("plain", "sorted") and not hasattr(game.initial_state(), "piles"):
-        raise ValueError(f"encoding {encoding!r} needs states with piles (Nim); use 'state' for {game!r}")
-    return encoding, ENCODINGS[encoding]
+def _encoding(encoding: Encoding | None) -> tuple[str, Encoding]:
+    """(name, function) of an encoding; None means the state itself."""
+    if encoding is None:
+        return "state", identity_key
+    if isinstance(encoding, str) or not callable(encoding):
+        raise TypeError(
+            f"encoding must be a function state -> hashable key (or None for the state itself), got {encoding!r}"
+        )
+    name = getattr(encoding, "__name__", type(encoding).__name__)
+    return ("state" if encoding is identity_key else name), encoding
 
 
 def _check_number(name: str, value: Any, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+        raise TypeError(f"{name} must be a number between {low:g} and {high:g}, got {value!r}")
+    number = float(value)
+    if math.isnan(number) or not low <= number <= high:
         raise ValueError(f"{name} must be a number between {low:g} and {high:g}, got {value!r}")
-    return float(value)
+    return number
+
+
+def _check_count(name: str, value: Any, low: int = 0) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be a whole number >= {low}, got {value!r}")
+    if int(value) < low:
+        raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
+    return int(value)
 
 
 # --- the table layout -------------------------------------------------------------------------
@@ -165,12 +163,13 @@ class WinningPositions:
     """The positions of a game where the player to move can force a win, with their winning moves.
 
     Built from exact values (`solve`), deduplicated by a key. For misère Nim [3, 5, 7] with the
-    plain pile key these are the 167 pile vectors (a, b, c), a <= 3, b <= 5, c <= 7, other than
+    state itself as key these are the 167 pile vectors (a, b, c), a <= 3, b <= 5, c <= 7, other than
     (0, 0, 0), from which the mover wins with best play.
     """
 
-    def __init__(self, game: Game, key: Callable[[State], Hashable] | str | None = None):
-        _, key = _encoding(game, key)
+    def __init__(self, game: Game, key: Encoding | None = None):
+        check_game(game)
+        _, key = _encoding(key)
         values = solve(game)
         self.states: list[State] = []
         self.winning: list[list[Move]] = []
@@ -218,10 +217,14 @@ class WinningPositions:
 class QLearner:
     """Tabular Q-learning by self-play with one shared table of values from the mover's view.
 
-    alpha: learning rate; gamma: discount of values one move further away; epsilon: share of
+    alpha: learning rate; gamma: discount per ply (see the module docstring); epsilon: share of
     random (exploring) moves during training; reward: the value of a win (a loss is -reward);
-    target: "negamax" (correct), "naive" (no sign change) or "seed" (the source's scheme);
-    encoding: "plain", "sorted" (Nim), "state", or a function state -> key.
+    target: "negamax" (correct), "naive" (no sign change) or "source" (source document 004's scheme);
+    encoding: a function state -> hashable key (default: the state itself).
+
+    The defaults alpha 0.5, gamma 0.9, epsilon 0.5 were tuned by hand on misère Nim [3, 5, 7]
+    (a coarse grid, episodes until every winning position is right, five random seeds); they are
+    no property of the negamax target, and other games may want others.
     """
 
     def __init__(
@@ -232,20 +235,22 @@ class QLearner:
         epsilon: float = 0.5,
         seed: int | None = None,
         target: str = "negamax",
-        encoding: str | Callable | None = None,
+        encoding: Encoding | None = None,
         reward: float = 1.0,
     ):
         check_game(game)
-        if target not in TARGETS:
+        if not isinstance(target, str) or target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
         self.alpha = _check_number("alpha", alpha, 0.0, 1.0)
         self.gamma = _check_number("gamma", gamma, 0.0, 1.0)
         self.epsilon = _check_number("epsilon", epsilon, 0.0, 1.0)
-        if isinstance(reward, bool) or not isinstance(reward, (int, float)) or not reward > 0:
-            raise ValueError(f"reward must be a positive number, got {reward!r}")
-        self.reward = float(reward)
+        self.reward = _check_number("reward", reward, 0.0, math.inf)
+        if not self.reward > 0 or math.isinf(self.reward):
+            raise ValueError(f"reward must be a finite number > 0, got {reward!r}")
+        if seed is not None:
+            seed = _check_count("seed", seed)
         self.game, self.target = game, target
-        self.encoding, self.key = _encoding(game, encoding)
+        self.encoding, self.key = _encoding(encoding)
         self.rng = random.Random(seed)
         self.tables = _Tables(game, self.key)
         self.Q: list[list[float]] = [[0.0] * len(m) for m in self.tables.moves]
@@ -298,27 +303,30 @@ class QLearner:
         """Play `episodes` games against itself from the start, updating the table after each move.
 
         With `record_every` > 0 the learning curve is recorded: every that many episodes, how many
-        of `positions` (default: all winning positions of the game) the greedy move gets right.
+        of `positions` (default: the game's winning positions, one per table key) the greedy move
+        gets right.
         `stop_when_perfect` ends training at the first recorded point where all are right.
         """
-        if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 0:
-            raise ValueError(f"episodes must be a whole number >= 0, got {episodes!r}")
-        if isinstance(record_every, bool) or not isinstance(record_every, int) or record_every < 0:
-            raise ValueError(f"record_every must be a whole number >= 0, got {record_every!r}")
+        episodes = _check_count("episodes", episodes)
+        record_every = _check_count("record_every", record_every)
+        if positions is not None and not isinstance(positions, WinningPositions):
+            raise TypeError(f"positions must be a WinningPositions of the same game, got {positions!r}")
+        if positions is not None and positions.game is not self.game and positions.game != self.game:
+            raise ValueError("positions belong to another game object: build WinningPositions(learner.game)")
         if (record_every or stop_when_perfect) and positions is None:
-            positions = WinningPositions(self.game, self.key if self.encoding != "sorted" else "plain")
+            positions = WinningPositions(self.game, self.key)
         if stop_when_perfect and not record_every:
             record_every = 100
-        step = self._episode_seed if self.target == "seed" else self._episode
+        step = self._episode_source if self.target == "source" else self._episode
         result = TrainingResult(0, 0.0, len(positions) if positions else 0)
         chunk = record_every or episodes
         bar = None
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=episodes, desc=f"Q-learning ({self.target})")
+            bar = tqdm(total=episodes, desc=f"Q-learning ({self.target})", leave=False)
         t0 = time.perf_counter()
-        if record_every and self.episodes == 0:
+        if record_every and self.episodes == 0 and positions is not None:
             result.curve.append((0, positions.score(self)))
         done = 0
         while done < episodes:
@@ -329,7 +337,7 @@ class QLearner:
             self.episodes += n
             if bar is not None:
                 bar.update(n)
-            if record_every:
+            if record_every and positions is not None:
                 score = positions.score(self)
                 result.curve.append((self.episodes, score))
                 if score == len(positions) and result.perfect_at is None:
@@ -361,7 +369,7 @@ class QLearner:
             q[j] += alpha * (target - q[j])
             i = k
 
-    def _episode_seed(self) -> None:
+    def _episode_source(self) -> None:
         """One self-play game with the source's scheme: each player's previous move is updated
         when it is that player's turn again; the last move and the winner's last move get the rewards."""
         T, Q, alpha, gamma, R = self.tables, self.Q, self.alpha, self.gamma, self.reward
@@ -404,25 +412,26 @@ class QLearner:
     def save(self, path: str | Path) -> None:
         """Write the table as JSON (never pickle).
 
-        Format: an object with "format": "gamekit.qtable", "version": 1, the game's repr, the
-        encoding, target, alpha, gamma, epsilon, reward, episodes, and "table": for every position
-        key (as its Python repr, e.g. "(3, 5, 7)") an object mapping each action (the repr of the
-        representative move, e.g. "(0, 1)" = take 1 from pile 0) to its Q-value.
+        Format: an object with "format": "gamekit.qtable", "version": 2, the game's repr, the
+        encoding's name, target, alpha, gamma, epsilon, reward, episodes, and "table": for every
+        position key (as its Python repr, e.g. "(3, 5, 7)") an object mapping each action (the repr
+        of the representative move, e.g. "(0, 1)" = take 1 from pile 0) to its Q-value. Reprs are
+        only labels here: loading rebuilds the table from the game and checks that every label
+        matches, so nothing in the file is ever evaluated.
         """
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path, game: Game, seed: int | None = None) -> QLearner:
-        """Read a table written by `save` for `game`; a clear ValueError if the file is corrupt or
-        belongs to another game, encoding or table layout."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path} is not a Q-table file: not valid JSON ({err})") from None
-        return cls.from_dict(data, game, seed, source=str(path))
+    def load(cls, path: str | Path, game: Game, encoding: Encoding | None = None, seed: int | None = None) -> QLearner:
+        """Read a table written by `save` for `game` with `encoding` (the same function as when it
+        was saved); a clear ValueError if the file is too large, not UTF-8 JSON, carries NaN or
+        infinity, or belongs to another game, encoding or table layout."""
+        return cls.from_dict(_read_json(path), game, encoding=encoding, seed=seed, source=str(path))
 
     @classmethod
-    def from_dict(cls, data: Any, game: Game, seed: int | None = None, source: str = "data") -> QLearner:
+    def from_dict(
+        cls, data: Any, game: Game, encoding: Encoding | None = None, seed: int | None = None, source: str = "data"
+    ) -> QLearner:
         """Rebuild a learner from `to_dict` data (validated as `load` describes)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f'{source} is not a Q-table file: it lacks "format": "{FORMAT}"')
@@ -439,29 +448,39 @@ class QLearner:
         ]
         if missing:
             raise ValueError(f"{source} is a corrupt Q-table file: it lacks {', '.join(missing)}")
-        if data["encoding"] not in ENCODINGS:
-            raise ValueError(f"{source} uses encoding {data['encoding']!r}; only {sorted(ENCODINGS)} can be loaded")
-        learner = cls(
-            game,
-            alpha=data["alpha"],
-            gamma=data["gamma"],
-            epsilon=data["epsilon"],
-            seed=seed,
-            target=data["target"],
-            encoding=data["encoding"],
-            reward=data["reward"],
-        )
+        name, _ = _encoding(encoding)
+        if data["encoding"] != name:
+            raise ValueError(
+                f"{source} was saved with encoding {data['encoding']!r}; pass that encoding function (got {name!r})"
+            )
+        eps = data["episodes"]
+        if isinstance(eps, bool) or not isinstance(eps, int) or eps < 0:
+            raise ValueError(f"{source}: episodes must be a whole number >= 0, got {eps!r}")
+        try:
+            learner = cls(
+                game,
+                alpha=data["alpha"],
+                gamma=data["gamma"],
+                epsilon=data["epsilon"],
+                seed=seed,
+                target=data["target"],
+                encoding=encoding,
+                reward=data["reward"],
+            )
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{source}: {err}") from None
         table, T = data["table"], learner.tables
-        expected = {repr(k) for k in T.keys}
+        labels = [repr(k) for k in T.keys]
+        expected = set(labels)
         if not isinstance(table, dict) or set(table) != expected:
             extra = sorted(set(table) - expected)[:3] if isinstance(table, dict) else []
             raise ValueError(
-                f"{source} does not match {game!r} with encoding {data['encoding']!r}: "
+                f"{source} does not match {game!r} with encoding {name!r}: "
                 f"it has {len(table) if isinstance(table, dict) else 'no'} positions, expected "
                 f"{len(expected)}" + (f" (unknown: {', '.join(extra)})" if extra else "")
             )
-        for i, k in enumerate(T.keys):
-            row = table[repr(k)]
+        for i, (k, label) in enumerate(zip(T.keys, labels)):  # reprs as labels: checked, never evaluated
+            row = table[label]
             names = [repr(m) for m in T.moves[i]]
             if not isinstance(row, dict) or set(row) != set(names):
                 raise ValueError(
@@ -473,20 +492,30 @@ class QLearner:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                     raise ValueError(f"{source}: Q-value of {n} in {k!r} must be a finite number, got {v!r}")
             learner.Q[i] = [float(row[n]) for n in names]
-        eps = data["episodes"]
-        if isinstance(eps, bool) or not isinstance(eps, int) or eps < 0:
-            raise ValueError(f"{source}: episodes must be a whole number >= 0, got {eps!r}")
         learner.episodes = eps
         return learner
 
 
-def seed_learner(
-    game: Game, seed: int | None = None, encoding: str | Callable | None = None, epsilon: float = 0.1
-) -> QLearner:
-    """The source's learner: its update scheme, rewards +-100, gamma 0.8, alpha 0.1, epsilon 0.1."""
-    return QLearner(
-        game, alpha=0.1, gamma=0.8, epsilon=epsilon, seed=seed, target="seed", encoding=encoding, reward=100.0
-    )
+def _read_json(path: str | Path) -> Any:
+    """Strict JSON reading: size limit, UTF-8, no NaN/Infinity; a ValueError naming the file otherwise."""
+    p = Path(path)
+    size = p.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is not a Q-table file: {size:,} bytes is more than the limit {MAX_FILE_BYTES:,}")
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a Q-table file: it is not UTF-8 text") from None
+
+    def refuse(constant: str) -> Any:
+        raise ValueError(f"{path} is not a Q-table file: it contains {constant}, which JSON does not allow")
+
+    try:
+        return json.loads(text, parse_constant=refuse)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path} is not a Q-table file: not valid JSON ({err})") from None
+    except RecursionError:
+        raise ValueError(f"{path} is not a Q-table file: nested too deeply") from None
 
 
 class QPlayer:
@@ -497,52 +526,3 @@ class QPlayer:
 
     def __call__(self, game: Game, state: State) -> Move:
         return self.learner.best_move(state)
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: train a Q-table for Nim by self-play and save it as JSON, e.g.
-
-        python scripts/make_qtable.py --piles 3 5 7 --misere --out data/qtable_misere_357.json
-
-    The run is deterministic: the same command writes the same file. (Use the script: `python -m
-    gamekit.qlearning` also works, but Python warns there, because `import gamekit` has already
-    imported this module before runpy runs it as __main__.)
-    """
-    import argparse
-
-    from .games.nim import Nim
-
-    ap = argparse.ArgumentParser(
-        prog="python scripts/make_qtable.py",
-        description=main.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    ap.add_argument("--piles", type=int, nargs="+", default=[3, 5, 7], help="pile sizes, whole numbers >= 0")
-    ap.add_argument("--misere", action="store_true", help="whoever takes the last stick loses")
-    ap.add_argument("--episodes", type=int, default=20_000, help="self-play games (>= 0)")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--target", choices=TARGETS, default="negamax")
-    ap.add_argument("--encoding", choices=["plain", "sorted"], default="plain")
-    ap.add_argument("--out", required=True, help="JSON file to write")
-    args = ap.parse_args(argv)
-    try:  # refuse bad arguments before any work, with the library's own message
-        game = Nim(args.piles, misere=args.misere)
-        if args.target == "seed":
-            learner = seed_learner(game, seed=args.seed, encoding=args.encoding)
-        else:
-            learner = QLearner(game, seed=args.seed, target=args.target, encoding=args.encoding)
-        if args.episodes < 0:
-            raise ValueError(f"--episodes must be a whole number >= 0, got {args.episodes}")
-    except (TypeError, ValueError) as err:
-        ap.error(str(err))
-    result = learner.train(args.episodes, progress=False)
-    learner.save(args.out)
-    wp = WinningPositions(game)
-    print(
-        f"{learner!r}: {result.seconds:.2f} s; greedy move wins in {wp.score(learner)} of "
-        f"{len(wp)} winning positions; saved to {args.out}"
-    )
-
-
-if __name__ == "__main__":
-    main()

@@ -17,13 +17,14 @@ from gamekit import (
     RandomPlayer,
     WinningPositions,
     parse_piles,
-    seed_learner,
     tournament,
 )
+from gamekit.sources.q_nim import pile_tuple, sorted_piles, source_learner
 from gamekit.views.qlearning import QNimMatch, QNimPlay, plot_learning_curves, plot_value_heatmap, value_grid
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = Nim([3, 5, 7], misere=True)
+PLAIN = pile_tuple  # the source's key: the pile tuple (who is to move is left out)
 SEED = 2026
 
 
@@ -56,14 +57,14 @@ def winning_moves(piles):
 
 @pytest.fixture(scope="module")
 def trained():
-    learner = QLearner(GAME, seed=SEED)
+    learner = QLearner(GAME, seed=SEED, encoding=PLAIN)
     result = learner.train(20_000, progress=False, record_every=1_000)
     return learner, result
 
 
 def test_the_167_winning_positions():
     assert len(ALL) == 191 and len(WINNING) == 167  # 192 pile vectors minus (0,0,0); 24 P-positions
-    wp = WinningPositions(GAME)
+    wp = WinningPositions(GAME, PLAIN)
     assert len(wp) == 167
     assert sorted(s.piles for s in wp.states) == sorted(WINNING)
     for s, moves in zip(wp.states, wp.winning):
@@ -99,28 +100,29 @@ def test_matches_against_perfect_and_random_players_from_both_seats(trained):
 
 
 def test_naive_target_does_markedly_worse():
-    learner = QLearner(GAME, seed=SEED, target="naive")
+    learner = QLearner(GAME, seed=SEED, target="naive", encoding=PLAIN)
     learner.train(20_000, progress=False)
-    untrained = WinningPositions(GAME).score(QLearner(GAME))  # all zeros: the first legal move everywhere
-    assert WinningPositions(GAME).score(learner) <= untrained < 167 // 2
+    # all zeros: the first legal move everywhere
+    untrained = WinningPositions(GAME, PLAIN).score(QLearner(GAME, encoding=PLAIN))
+    assert WinningPositions(GAME, PLAIN).score(learner) <= untrained < 167 // 2
 
 
-def test_seed_scheme_reaches_the_optimum_with_epsilon_0_1():
-    learner = seed_learner(GAME, seed=SEED)
+def test_source_scheme_reaches_the_optimum_with_epsilon_0_1():
+    learner = source_learner(GAME, seed=SEED)
     result = learner.train(40_000, progress=False, record_every=500, stop_when_perfect=True)
     assert result.perfect_at is not None
     assert learner.reward == 100 and learner.gamma == 0.8 and learner.alpha == 0.1 and learner.epsilon == 0.1
 
 
-def test_exploration_finding_holds_for_the_seed_scheme_but_not_for_the_correct_target():
-    wp = WinningPositions(GAME)
-    random_seed = seed_learner(GAME, seed=SEED, epsilon=1.0)
+def test_exploration_finding_holds_for_the_source_scheme_but_not_for_the_correct_target():
+    wp = WinningPositions(GAME, PLAIN)
+    random_seed = source_learner(GAME, seed=SEED, epsilon=1.0)
     random_seed.train(40_000, progress=False)
-    random_ours = QLearner(GAME, seed=SEED, epsilon=1.0)
+    random_ours = QLearner(GAME, seed=SEED, epsilon=1.0, encoding=PLAIN)
     random_ours.train(40_000, progress=False)
-    greedy_ours = QLearner(GAME, seed=SEED, epsilon=0.0)
+    greedy_ours = QLearner(GAME, seed=SEED, epsilon=0.0, encoding=PLAIN)
     greedy_ours.train(5_000, progress=False)
-    sources_eps_ours = QLearner(GAME, seed=SEED, epsilon=0.1)
+    sources_eps_ours = QLearner(GAME, seed=SEED, epsilon=0.1, encoding=PLAIN)
     sources_eps_ours.train(40_000, progress=False)
     assert wp.score(sources_eps_ours) == 167
     assert wp.score(random_seed) < 150
@@ -128,9 +130,9 @@ def test_exploration_finding_holds_for_the_seed_scheme_but_not_for_the_correct_t
     assert wp.score(greedy_ours) < 150
 
 
-def test_seed_update_by_hand():
+def test_source_update_by_hand():
     """Nim [2] misère, greedy: the first player takes 1, the second must take the last stick."""
-    learner = seed_learner(Nim([2], misere=True), seed=0, epsilon=0.0)
+    learner = source_learner(Nim([2], misere=True), seed=0, epsilon=0.0)
     learner.train(1, progress=False)
     q = learner.q_values
     assert q(NimState((2,), 0)) == {(0, 1): pytest.approx(10.0), (0, 2): 0.0}  # winner: +100 * 0.1
@@ -139,7 +141,7 @@ def test_seed_update_by_hand():
 
 def test_negamax_and_naive_updates_by_hand():
     for target, second in (("negamax", 0.5 * (-0.9 * -0.5)), ("naive", 0.5 * (0.9 * -0.5))):
-        learner = QLearner(Nim([2], misere=True), alpha=0.5, gamma=0.9, epsilon=0.0, target=target)
+        learner = QLearner(Nim([2], misere=True), alpha=0.5, gamma=0.9, epsilon=0.0, target=target, encoding=PLAIN)
         learner.train(1, progress=False)
         assert learner.q_values(NimState((1,), 0)) == {(0, 1): -0.5}
         assert learner.q_values(NimState((2,), 0))[(0, 1)] == 0.0
@@ -148,10 +150,10 @@ def test_negamax_and_naive_updates_by_hand():
 
 
 def test_table_sizes_of_the_two_encodings():
-    plain = QLearner(GAME)
+    plain = QLearner(GAME, encoding=PLAIN)
     assert plain.table_size == (192, sum(sum(p) for p in itertools.product(range(4), range(6), range(8))))
     assert plain.table_size == (192, 1440)
-    srt = QLearner(GAME, encoding="sorted")
+    srt = QLearner(GAME, encoding=sorted_piles)
     keys = {tuple(sorted(p)) for p in itertools.product(range(4), range(6), range(8))}
     pairs = sum(
         len({tuple(sorted(k[:i] + (k[i] - t,) + k[i + 1 :])) for i in range(3) for t in range(1, k[i] + 1)})
@@ -165,34 +167,36 @@ def test_table_sizes_of_the_two_encodings():
 def test_boards_from_the_seed_are_learned():
     for piles in ([1, 2, 3, 4, 5], [2, 6, 7, 8]):
         game = Nim(piles, misere=True)
-        learner = QLearner(game, seed=SEED, encoding="sorted")
+        learner = QLearner(game, seed=SEED, encoding=sorted_piles)
         learner.train(20_000, progress=False)
         assert learner.best_move(game.initial_state()) in winning_moves(tuple(piles))
         oracle = sum(mover_wins(tuple(sorted(p))) for p in itertools.product(*(range(n + 1) for n in piles)) if any(p))
-        wp = WinningPositions(game)
+        wp = WinningPositions(game, PLAIN)
         assert len(wp) == oracle
         if piles == [1, 2, 3, 4, 5]:
             assert wp.score(learner) == oracle == 611
         else:  # [2, 6, 7, 8] is not finished after 20,000 games, but is within 200,000 (fresh learner, same seed)
             assert wp.score(learner) < oracle
-            more = QLearner(game, seed=SEED, encoding="sorted")
-            done = more.train(200_000, progress=False, stop_when_perfect=True)
+            more = QLearner(game, seed=SEED, encoding=sorted_piles)
+            done = more.train(200_000, progress=False, stop_when_perfect=True, positions=wp)
             assert done.final_score == oracle and 20_000 < done.perfect_at <= 200_000
 
 
 def test_sorted_encoding_learns_a_bigger_board_much_faster():
     game = Nim([1, 2, 3, 4, 5], misere=True)
     needed = {
-        enc: QLearner(game, seed=SEED, encoding=enc).train(200_000, progress=False, stop_when_perfect=True).perfect_at
-        for enc in ("plain", "sorted")
+        name: QLearner(game, seed=SEED, encoding=enc)
+        .train(200_000, progress=False, stop_when_perfect=True, positions=WinningPositions(game, PLAIN))
+        .perfect_at
+        for name, enc in (("plain", pile_tuple), ("sorted", sorted_piles))
     }
     assert None not in needed.values() and needed["plain"] > 5 * needed["sorted"]
 
 
-def test_seed_learner_reproduces_the_sources_printed_q_values():
+def test_source_learner_reproduces_the_sources_printed_q_values():
     """The source's printed game on [1, 2, 3, 4, 5]: the human's winning moves near the end were shown with
     Q = 100, 80.0, 64.0, 51.77 -- 100 * 0.8^k. Its scheme, reproduced and trained for its 100,000 games, agrees."""
-    learner = seed_learner(Nim([1, 2, 3, 4, 5], misere=True), seed=SEED)
+    learner = source_learner(Nim([1, 2, 3, 4, 5], misere=True), seed=SEED)
     learner.train(100_000, progress=False)
     printed = [
         ((0, 2, 0, 0, 0), (1, 1), 100.0),
@@ -210,17 +214,17 @@ def test_json_round_trip_is_exact(tmp_path, trained):
     learner, _ = trained
     path = tmp_path / "q.json"
     learner.save(path)
-    back = QLearner.load(path, GAME)
+    back = QLearner.load(path, GAME, encoding=PLAIN)
     assert back.Q == learner.Q and back.to_dict() == learner.to_dict()
     assert back.episodes == learner.episodes == 20_000
 
 
 def test_pretrained_file_is_what_the_command_writes():
-    stored = QLearner.load(ROOT / "data" / "qtable_misere_357.json", GAME)
-    fresh = QLearner(GAME, seed=SEED)
+    stored = QLearner.load(ROOT / "data" / "qtable_misere_357.json", GAME, encoding=PLAIN)
+    fresh = QLearner(GAME, seed=SEED, encoding=PLAIN)
     fresh.train(stored.episodes, progress=False)
     assert fresh.to_dict() == stored.to_dict()
-    assert WinningPositions(GAME).score(stored) == 167
+    assert WinningPositions(GAME, PLAIN).score(stored) == 167
 
 
 @pytest.mark.parametrize(
@@ -236,13 +240,13 @@ def test_pretrained_file_is_what_the_command_writes():
     ],
 )
 def test_load_rejects_corrupt_or_mismatching_files(tmp_path, damage, message):
-    data = QLearner(GAME).to_dict()
+    data = QLearner(GAME, encoding=PLAIN).to_dict()
     path = tmp_path / "bad.json"
     path.write_text(damage(data))
     with pytest.raises(ValueError, match=message):
-        QLearner.load(path, GAME)
+        QLearner.load(path, GAME, encoding=PLAIN)
     with pytest.raises(ValueError, match="holds a table for"):
-        QLearner.from_dict(data, Nim([3, 5, 7], misere=False))
+        QLearner.from_dict(data, Nim([3, 5, 7], misere=False), encoding=PLAIN)
 
 
 def test_bad_arguments_are_refused():
@@ -250,7 +254,7 @@ def test_bad_arguments_are_refused():
         QLearner(GAME, alpha=1.5)
     with pytest.raises(ValueError, match="target"):
         QLearner(GAME, target="minimax")
-    with pytest.raises(ValueError, match="encoding"):
+    with pytest.raises(TypeError, match="encoding"):
         QLearner(GAME, encoding="binary")
     with pytest.raises(ValueError, match="episodes"):
         QLearner(GAME).train(-1, progress=False)
@@ -322,7 +326,8 @@ def test_widget_headless(trained):
     w.piles.value, w.starter.value = "2 6 7 8", 1  # a board of the source: a fresh table, trained until perfect
     w.new.click()
     fresh = w.model.learner
-    assert fresh.encoding == "sorted" and WinningPositions(fresh.game).score(fresh) == len(WinningPositions(fresh.game))
+    assert fresh.encoding == "sorted_piles"
+    assert WinningPositions(fresh.game).score(fresh) == len(WinningPositions(fresh.game))
     assert w.model.history[0] == ("the AI", 4, 5)  # the only winning first move: 5 from the last pile
     w.piles.value = "0 0"
     w.new.click()
@@ -341,7 +346,8 @@ def test_match_model_plays_to_the_end(trained):
 
 
 def test_pole_positions_against_the_exact_rule():
-    from gamekit.views.qlearning import plot_p_positions, seed_pole_position
+    from gamekit.sources.q_nim import source_pole_position as seed_pole_position
+    from gamekit.views.qlearning import plot_p_positions
 
     P = [p for p in ALL if not mover_wins(tuple(sorted(p)))]
     assert len(P) == 24
@@ -401,7 +407,7 @@ def test_other_nim_boards_against_boutons_rule_from_both_seats(piles, misere):
     from gamekit import is_p_position, winning_nim_moves
 
     game = Nim(piles, misere=misere)
-    learner = QLearner(game, seed=SEED)
+    learner = QLearner(game, seed=SEED, encoding=PLAIN)
     learner.train(10_000, progress=False)
     for p in itertools.product(*(range(n + 1) for n in piles)):
         if any(p) and not is_p_position(p, misere):
@@ -452,11 +458,12 @@ def test_documented_command_writes_the_stored_table_without_warnings(tmp_path):
     [
         (["--piles", "3", "-1"], "whole number >= 0"),
         (["--episodes", "-5"], "episodes"),
-        (["--piles", "3", "5", "--target", "seed", "--encoding", "sorted", "--episodes", "x"], "invalid int"),
+        (["--piles", "3", "5", "--target", "source", "--encoding", "sorted", "--episodes", "x"], "invalid int"),
     ],
 )
 def test_command_line_refuses_bad_arguments_before_any_work(tmp_path, argv, message, capsys):
-    from gamekit.qlearning import main
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from make_qtable import main
 
     out = tmp_path / "q.json"
     with pytest.raises(SystemExit) as exit_:
@@ -466,7 +473,60 @@ def test_command_line_refuses_bad_arguments_before_any_work(tmp_path, argv, mess
 
 
 def test_progress_bar_and_stop_when_perfect():
-    learner = QLearner(GAME, seed=SEED)
+    learner = QLearner(GAME, seed=SEED, encoding=PLAIN)
     result = learner.train(50_000, progress=True, stop_when_perfect=True)
     assert result.perfect_at == result.episodes == learner.episodes <= 20_000
     assert result.final_score == 167
+
+
+# --- the source's pole-position strategy as an agent (gamekit.sources.q_nim) -------------------
+
+
+def test_pole_position_player_is_perfect_on_357_when_attentive_and_not_as_a_bare_list():
+    from gamekit.sources.q_nim import PolePositionPlayer
+
+    attentive, bare = PolePositionPlayer(), PolePositionPlayer(attentive=False)
+    for player, wrong in ((attentive, 0), (bare, 33)):
+        bad = [p for p in WINNING if player(GAME, NimState(p, 0)) not in winning_moves(p)]
+        assert len(bad) == wrong, player
+    # the bare list misses the last winning move: from (0, 0, 3) it takes one stick instead of two
+    assert bare(GAME, NimState((0, 0, 3), 0)) == (2, 1) and attentive(GAME, NimState((0, 0, 3), 0)) == (2, 2)
+    # the trap 1 1 0 that the source warns against
+    assert attentive(GAME, NimState((0, 1, 3), 0)) == (2, 3)  # leave one stick, not (0, 1, 1)
+    assert bare(GAME, NimState((0, 1, 3), 0)) == (2, 2)  # "two equal piles" 1 1: a losing move
+    # first move: one stick from the largest pile, which happens to be a winning move
+    assert attentive(GAME, GAME.initial_state()) == (2, 1) and attentive.move_kind(GAME, GAME.initial_state()) == (
+        "one stick"
+    )
+
+
+def test_pole_position_player_in_play_from_both_seats():
+    from gamekit import play_game
+    from gamekit.sources.q_nim import PolePositionPlayer
+
+    pole = PolePositionPlayer()
+    assert pole.preferred_seat == 1 and PolePositionPlayer(let_opponent_start=False).preferred_seat is None
+    # against the perfect player whoever moves first wins: the source's advice to let the opponent start loses
+    assert play_game(GAME, [pole, PerfectPlayer()]).winner == 0
+    assert play_game(GAME, [PerfectPlayer(), pole]).winner == 0
+    # against a random player, from either seat, the attentive strategy never loses on [3, 5, 7]
+    result = tournament(GAME, pole, RandomPlayer(seed=SEED), games=40, seed=SEED)
+    assert result.wins[0] == 40
+
+
+def test_pole_position_player_refuses_bad_input():
+    from gamekit import SubtractionGame
+    from gamekit.sources.q_nim import PolePositionPlayer, source_pole_position
+
+    with pytest.raises(TypeError, match="True or False"):
+        PolePositionPlayer(let_opponent_start=1)
+    with pytest.raises(ValueError, match="misère"):
+        PolePositionPlayer()(Nim([3, 5, 7]), NimState((3, 5, 7), 0))
+    with pytest.raises(TypeError, match="Nim states"):
+        PolePositionPlayer()(SubtractionGame(20), SubtractionGame(20).initial_state())
+    with pytest.raises(ValueError, match="terminal"):
+        PolePositionPlayer()(GAME, NimState((0, 0, 0), 0))
+    with pytest.raises(TypeError, match="whole number"):
+        source_pole_position([1, 2.0, 3])
+    with pytest.raises(ValueError, match=">= 0"):
+        source_pole_position([1, -2, 3])

@@ -13,6 +13,8 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from ..games.nim import Nim, NimState, is_p_position, parse_piles
 from ..qlearning import QLearner, TrainingResult
+from ..sources.q_nim import sorted_piles, source_pole_position
+from ..sources.q_nim import source_pole_position as seed_pole_position  # noqa: F401  # ALIAS
 from .colors import BLACK, BLUE, GREY, RED
 from .nim import NimMatch
 from .widgets import SnapshotWidget
@@ -132,7 +134,7 @@ def train_for(piles: Iterable[int], episodes: int = 200_000, seed: int = 2026) -
     """A correct-target learner for misère Nim on `piles` (sorted encoding: it learns bigger boards
     much faster), trained by self-play until its greedy move wins in every winning position, or for
     at most `episodes` games (no progress bar)."""
-    learner = QLearner(Nim(piles, misere=True), seed=seed, encoding="sorted")
+    learner = QLearner(Nim(piles, misere=True), seed=seed, encoding=sorted_piles)
     learner.train(episodes, progress=False, stop_when_perfect=True)
     return learner
 
@@ -241,12 +243,6 @@ class QNimPlay(SnapshotWidget):
         return self.message.value + self.board_html()
 
 
-def seed_pole_position(piles: Iterable[int]) -> bool:
-    """The source's human "pole positions", order ignored: 1 1 1, 1 2 3, 2 4 6, 1 4 5, or two equal piles."""
-    s = sorted(p for p in piles if p)
-    return tuple(s) in {(1, 1, 1), (1, 2, 3), (2, 4, 6), (1, 4, 5)} or (len(s) == 2 and s[0] == s[1])
-
-
 def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
     """Every position below `piles` (three piles): filled red = P-position on the source's list,
     hollow red = P-position the list misses, blue cross = on the list but not a P-position."""
@@ -260,7 +256,7 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
                 p = (a, b, c)
                 if not any(p):
                     continue
-                exact, listed = is_p_position(p, misere), seed_pole_position(p)
+                exact, listed = is_p_position(p, misere), source_pole_position(p)
                 if exact:
                     ax.plot(b, c, "o", ms=9, mec=RED, mew=2, mfc=RED if listed else "white")
                 elif listed:
