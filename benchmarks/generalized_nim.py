@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 
-from gamekit import GeneralizedNim, TranspositionTable, alphabeta, minimax, minmax_counted
+from gamekit import GeneralizedNim, TranspositionTable, alphabeta, minimax, source_minmax
 
 INF = math.inf
 
@@ -31,15 +31,15 @@ def main() -> None:
     ]
     for g in games:
         print(g)
-        plain, t_plain = timed(lambda: minmax_counted(g, memo=False))
-        memo, t_memo = timed(lambda: minmax_counted(g, memo=True))
+        plain, t_plain = timed(lambda: source_minmax(g, memo=False))
+        memo, t_memo = timed(lambda: source_minmax(g, memo=True))
         ab, t_ab = timed(lambda: alphabeta(g))
         abt, t_abt = timed(lambda: alphabeta(g, table=TranspositionTable()))
         mm, t_mm = timed(lambda: minimax(g))
         assert plain.value == memo.value == ab.value == abt.value == mm.value
         rows = [
-            ("plain MinMax (no memo)", plain.calls, t_plain),
-            ("MinMax with memo dict", memo.calls, t_memo),
+            ("source MinMax (no memo)", plain.calls, t_plain),
+            ("source MinMax + memo dict", memo.calls, t_memo),
             ("gamekit.minimax", mm.nodes, t_mm),
             ("alpha-beta", ab.nodes, t_ab),
             ("alpha-beta + table", abt.nodes, t_abt),

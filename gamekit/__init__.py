@@ -32,15 +32,7 @@ from .counting import (
     tree_size,
 )
 from .course.teaching import check, show_source
-from .games.generalized_nim import (
-    GeneralizedNim,
-    GNimState,
-    grundy_numbers,
-    mex,
-    minmax_counted,
-    seed_alphabeta_literal,
-    took_last,
-)
+from .games.generalized_nim import GeneralizedNim, GNimState, grundy_numbers, mex, small_games, sum_is_lost, took_last
 
 # --- chapters 4-5: game trees, minimax, alpha-beta, Nim, generalised Nim -----------------
 # --- chapter 6: Q-learning --------------------------------------------------------------
@@ -88,9 +80,7 @@ from .players import (
     player_name,
 )
 from .protocol import Game, IllegalMoveError
-from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions
-from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
-from .sources.q_nim import source_learner as seed_learner  # ALIAS
+from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions, seed_learner
 from .search import (
     AlphaBetaPlayer,
     SearchPlayer,
@@ -109,15 +99,15 @@ from .search import (
     trace_alphabeta,
 )
 from .solve import best_moves, move_values, solve
+from .sources.julia_nim import find_counterexample, source_alphabeta, source_alphabeta_max_repaired, source_minmax
+
+minmax_counted = source_minmax  # ALIAS
+seed_alphabeta_literal = source_alphabeta  # ALIAS
+seed_alphabeta_max_repaired = source_alphabeta_max_repaired  # ALIAS
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "source_pole_position",
-    "source_learner",
-    "sorted_piles",
-    "pile_tuple",
-    "PolePositionPlayer",
     "against_every_opponent",
     "alphabeta",
     "AlphaBetaPlayer",
@@ -138,6 +128,7 @@ __all__ = [
     "expected_score",
     "FastTicTacToeMCTS",
     "FastTicTacToePlayer",
+    "find_counterexample",
     "fit_bradley_terry",
     "fit_elo",
     "Game",
@@ -196,17 +187,23 @@ __all__ = [
     "SearchPlayer",
     "SearchResult",
     "seed_alphabeta_literal",
+    "seed_alphabeta_max_repaired",
     "seed_encoding",
     "seed_learner",
     "seed_winner",
     "seed_x_to_move",
     "show_source",
+    "small_games",
     "SmartRandomPlayer",
     "solve",
+    "source_alphabeta",
+    "source_alphabeta_max_repaired",
+    "source_minmax",
     "strategy_table",
     "StrategyTable",
     "SubtractionGame",
     "SubtractionState",
+    "sum_is_lost",
     "terminal_positions",
     "TicTacToe",
     "TimedPlayer",

@@ -15,11 +15,13 @@ Decisions the project leaves open, made here and documented:
 * The start position is not judged by the win condition: nobody has moved yet.
 * "No moves left" means the player *to move* has no legal move (budget used up, or every
   remaining move is larger than the board); that is a draw.
+* Who starts is a parameter (`first`, the project's order of `players`); values stay from
+  player 0's (`:P1`'s) point of view whoever starts.
 
-The module also holds the small algorithms the chapter compares: the project's MinMax with
-and without its dictionary of known states (counting the calls), the project's AlphaBeta
-pseudocode ported literally (it has two bugs, see `seed_alphabeta_literal`), and Sprague-Grundy
-numbers for the impartial special case.
+The module holds the game and what is specific to it: the example win condition `took_last`,
+a family of small games for exhaustive checks, and Sprague-Grundy numbers for the impartial
+special case. The project's own MinMax and AlphaBeta pseudocode, ported literally, live in
+`gamekit.sources.julia_nim`; the correct searches are the generic `gamekit.search` ones.
 """
 
 from __future__ import annotations
@@ -31,11 +33,23 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import Game, State, check_game, illegal_move
-from ..solve import solve
+from ..protocol import illegal_move
+
+__all__ = [
+    "GNimState",
+    "GeneralizedNim",
+    "WinCondition",
+    "check_board",
+    "check_budget",
+    "grundy_numbers",
+    "mex",
+    "small_games",
+    "sum_is_lost",
+    "took_last",
+]
 
 INF = math.inf
-Budgets = tuple  # per player: a tuple of (stones taken, uses left), sorted by stones taken
+Budget = tuple[tuple[int, float], ...]  # one player's (stones taken, uses left), sorted by stones taken
 
 
 @dataclass(frozen=True)
@@ -44,7 +58,7 @@ class GNimState:
     player who just moved has won (decided by the win condition when the move was made)."""
 
     board: int
-    budgets: tuple  # (budgets of player 0, budgets of player 1)
+    budgets: tuple[Budget, Budget]  # (budget of player 0, budget of player 1)
     to_move: int = 0
     won: bool = False
 
@@ -53,46 +67,60 @@ class GNimState:
         return dict(self.budgets[player])
 
     def __repr__(self) -> str:
-        def show(b):
-            return "{" + ", ".join(f"{k}: {'inf' if v == INF else v}" for k, v in b) + "}"
-
         return (
-            f"GNimState(board={self.board}, P1={show(self.budgets[0])}, "
-            f"P2={show(self.budgets[1])}, to_move={self.to_move}, won={self.won})"
+            f"GNimState(board={self.board}, P1={_show_budget(self.budgets[0])}, "
+            f"P2={_show_budget(self.budgets[1])}, to_move={self.to_move}, won={self.won})"
         )
 
 
+WinCondition = Callable[[GNimState], bool]
+
+
+def _show_budget(budget: Budget) -> str:
+    return "{" + ", ".join(f"{k}: {'inf' if v == INF else v}" for k, v in budget) + "}"
+
+
+def _is_whole(x: Any) -> bool:
+    """True for int and numpy integers; False for bool, float, str, None and the rest."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _kind(x: Any) -> str:
+    return f"{x!r} ({type(x).__name__})"
+
+
 def check_board(board: Any) -> int:
-    """Validate the number of stones: a whole number >= 1."""
-    if isinstance(board, bool) or not isinstance(board, (int, np.integer)):
-        raise TypeError(f"board must be a whole number of stones >= 1, got {board!r}")
+    """Validate the number of stones: a whole number >= 1 (int or numpy integer)."""
+    if not _is_whole(board):
+        raise TypeError(f"board must be a whole number of stones >= 1 (an int), got {_kind(board)}")
     if board < 1:
         raise ValueError(f"board must be a whole number of stones >= 1 (a non-empty pile), got {board!r}")
     return int(board)
 
 
-def check_budget(moves: Any, who: str = "moves") -> Budgets:
+def check_budget(moves: Any, who: str = "moves") -> Budget:
     """Validate one player's moves {stones taken: uses}: keys whole numbers >= 1, values
     whole numbers >= 0 or math.inf. Returns the hashable form, sorted by stones taken."""
     if not isinstance(moves, Mapping):
-        raise TypeError(f"{who} must be a dict {{stones taken: uses}}, such as {{1: math.inf, 2: 3}}; got {moves!r}")
-    out = []
+        raise TypeError(
+            f"{who} must be a dict {{stones taken: uses}}, such as {{1: math.inf, 2: 3}}; got {_kind(moves)}"
+        )
+    out: list[tuple[int, float]] = []
     for take, uses in moves.items():
-        if isinstance(take, bool) or not isinstance(take, (int, np.integer)) or take < 1:
+        if not _is_whole(take):
+            raise TypeError(f"{who}: a move is a whole number >= 1 of stones taken (an int), got {_kind(take)}")
+        if take < 1:
             raise ValueError(f"{who}: a move must take a whole number >= 1 of stones, got {take!r}")
-        if isinstance(uses, bool):
-            raise TypeError(f"{who}: the uses of move {take} must be a count >= 0 or math.inf, got {uses!r}")
-        if isinstance(uses, (int, np.integer)):
+        if _is_whole(uses):
             if uses < 0:
                 raise ValueError(f"{who}: the uses of move {take} must be a count >= 0 or math.inf, got {uses!r}")
-            uses = int(uses)
+            out.append((int(take), int(uses)))
         elif isinstance(uses, float) and uses == INF:
-            uses = INF
+            out.append((int(take), INF))
         else:
             raise TypeError(
-                f"{who}: the uses of move {take} must be a count >= 0 (a whole number) or math.inf, got {uses!r}"
+                f"{who}: the uses of move {take} must be a whole number >= 0 (an int) or math.inf, got {_kind(uses)}"
             )
-        out.append((int(take), uses))
     return tuple(sorted(out))
 
 
@@ -106,44 +134,73 @@ class GeneralizedNim:
 
     `moves` is one dict used by both players, or a pair [moves of player 0, moves of player 1].
     `win(state)` is called right after each move and must return True or False (default:
-    `took_last`, the project's `board <= 0`).
+    `took_last`, the project's `board <= 0`). `first` is the player who starts (0 = `:P1`,
+    1 = `:P2`; the project's "first element of `players`"). Games built with equal arguments
+    (the same win function) are equal and hash alike.
     """
 
-    def __init__(self, board: int, moves: Mapping | Sequence[Mapping], win: Callable[[GNimState], bool] | None = None):
+    def __init__(
+        self,
+        board: int,
+        moves: Mapping[int, float] | Sequence[Mapping[int, float]],
+        win: WinCondition | None = None,
+        first: int = 0,
+    ):
         self.board = check_board(board)
         if isinstance(moves, Mapping):
-            pair = (check_budget(moves, "moves"),) * 2
+            one = check_budget(moves, "moves")
+            pair = (one, one)
         elif isinstance(moves, (list, tuple)) and len(moves) == 2:
             pair = (check_budget(moves[0], "moves of player 0"), check_budget(moves[1], "moves of player 1"))
         else:
             raise TypeError(
                 "moves must be one dict {stones taken: uses} for both players, or a list of "
-                f"two such dicts (player 0's, player 1's); got {moves!r}"
+                f"two such dicts (player 0's, player 1's); got {_kind(moves)}"
             )
         win = took_last if win is None else win
         if not callable(win):
-            raise TypeError(f"win must be a function of the state returning True or False, got {win!r}")
-        self.budgets = pair
-        self.win = win
+            raise TypeError(f"win must be a function of the state returning True or False, got {_kind(win)}")
+        if not _is_whole(first):
+            raise TypeError(f"first must be 0 (player 0, :P1, starts) or 1 (player 1, :P2, starts), got {_kind(first)}")
+        if first not in (0, 1):
+            raise ValueError(f"first must be 0 (player 0, :P1, starts) or 1 (player 1, :P2, starts), got {first!r}")
+        self.budgets: tuple[Budget, Budget] = pair
+        self.win: WinCondition = win
+        self.first = int(first)
+
+    def _key(self) -> tuple:
+        return (self.board, self.budgets, self.win, self.first)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GeneralizedNim):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + self._key())
 
     def __repr__(self) -> str:
-        return f"GeneralizedNim(board={self.board}, moves={[dict(b) for b in self.budgets]})"
+        a, b = (_show_budget(x) for x in self.budgets)
+        moves = a if a == b else f"[{a}, {b}]"
+        win = getattr(self.win, "__qualname__", None) or repr(self.win)
+        return f"{type(self).__name__}(board={self.board}, moves={moves}, win={win}, first={self.first})"
 
     def initial_state(self) -> GNimState:
-        return GNimState(self.board, self.budgets, 0, False)
+        return GNimState(self.board, self.budgets, self.first, False)
 
     def to_move(self, state: GNimState) -> int:
         return state.to_move
 
-    def legal_moves(self, state: GNimState) -> tuple:
+    def legal_moves(self, state: GNimState) -> tuple[int, ...]:
         if state.won:
             return ()
         return tuple(take for take, uses in state.budgets[state.to_move] if uses > 0 and take <= state.board)
 
     def play(self, state: GNimState, move: Any) -> GNimState:
         legal = self.legal_moves(state)
-        if isinstance(move, bool) or move not in legal:
+        if not _is_whole(move) or move not in legal:
             raise illegal_move(move, state, legal)
+        move = int(move)
         p = state.to_move
         mine = tuple((t, u - 1 if t == move else u) for t, u in state.budgets[p])
         budgets = (mine, state.budgets[1]) if p == 0 else (state.budgets[0], mine)
@@ -173,114 +230,10 @@ class GeneralizedNim:
             return 0.0  # the player to move has no moves left: a draw
         return 1.0 if player == 1 - state.to_move else -1.0
 
-
-# --- the project's MinMax, with and without its dictionary of known states ------------------
-
-
-@dataclass(frozen=True)
-class MinMaxCount:
-    """The value of a position (player 0's view) and how much work finding it took."""
-
-    value: float
-    calls: int  # how often the function was entered (nodes visited)
-    stored: int  # states in the memo dict at the end (0 without memo)
-
-
-def minmax_counted(game: Game, state: State | None = None, memo: bool = True) -> MinMaxCount:
-    """The project's MinMax (max at player 0, min at player 1, utility at leaves), counting calls
-    to show what the project's dict of solved states (`gameStates`, used when `memo=True`) saves."""
-    check_game(game)
-    root = game.initial_state() if state is None else state
-    known: dict[State, float] = {}
-    calls = 0
-
-    def value(s: State) -> float:
-        nonlocal calls
-        calls += 1
-        if memo and s in known:
-            return known[s]
-        if game.is_terminal(s):
-            v = game.utility(s, 0)
-        else:
-            children = [value(game.play(s, m)) for m in game.legal_moves(s)]
-            v = max(children) if game.to_move(s) == 0 else min(children)
-        if memo:
-            known[s] = v
-        return v
-
-    v = value(root)
-    return MinMaxCount(v, calls, len(known))
-
-
-# --- the project's AlphaBeta pseudocode, ported literally ---------------------------------------
-
-
-def seed_alphabeta_literal(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
-    """The project's AlphaBeta pseudocode, line by line, its two bugs kept on purpose (chapter 5
-    finds and explains them; `fixed_alphabeta` repairs them). Use it only to study the bugs."""
-    if game.is_terminal(state):
-        return game.utility(state, 0)
-    children = [game.play(state, m) for m in game.legal_moves(state)]
-    if game.to_move(state) == 0:
-        for child in children:
-            value = max(alpha, seed_alphabeta_literal(game, child, alpha, beta))
-            if value >= beta:
-                break
-        alpha = max(alpha, value)
-        return alpha
-    for child in children:
-        value = min(beta, seed_alphabeta_literal(game, child, alpha, beta))
-        if alpha >= value:
-            break
-        beta = min(beta, value)
-    return beta
-
-
-def fixed_alphabeta(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
-    """The project's AlphaBeta with both bugs repaired: MAX raises alpha inside the loop, and a
-    cutoff returns the bound that caused it. Exact when the value lies inside (alpha, beta),
-    otherwise a bound on the correct side; with (-inf, inf) it equals minimax."""
-    if game.is_terminal(state):
-        return game.utility(state, 0)
-    children = [game.play(state, m) for m in game.legal_moves(state)]
-    if game.to_move(state) == 0:
-        for child in children:
-            value = max(alpha, fixed_alphabeta(game, child, alpha, beta))
-            if value >= beta:
-                return beta
-            alpha = value
-        return alpha
-    for child in children:
-        value = min(beta, fixed_alphabeta(game, child, alpha, beta))
-        if alpha >= value:
-            return alpha
-        beta = value
-    return beta
-
-
-def seed_alphabeta_max_repaired(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
-    """The literal port with only its MAX branch repaired (alpha raised inside the loop).
-
-    Shows that the MIN branch has a bug of its own: now that alpha rises, MIN nodes cut off,
-    and a cutoff returns the stale beta instead of a value <= alpha. Use it only to study the bug.
-    """
-    if game.is_terminal(state):
-        return game.utility(state, 0)
-    children = [game.play(state, m) for m in game.legal_moves(state)]
-    if game.to_move(state) == 0:
-        for child in children:
-            value = max(alpha, seed_alphabeta_max_repaired(game, child, alpha, beta))
-            if value >= beta:
-                break
-            alpha = value  # the one added line
-        alpha = max(alpha, value)
-        return alpha
-    for child in children:  # the MIN branch exactly as the project wrote it
-        value = min(beta, seed_alphabeta_max_repaired(game, child, alpha, beta))
-        if alpha >= value:
-            break
-        beta = min(beta, value)
-    return beta
+    def swapped(self) -> GeneralizedNim:
+        """The same game with the players' roles exchanged: player 0 gets player 1's moves and
+        the other one starts. Its value is minus this game's value (player 0's view)."""
+        return GeneralizedNim(self.board, [dict(self.budgets[1]), dict(self.budgets[0])], self.win, 1 - self.first)
 
 
 def small_games(
@@ -288,7 +241,8 @@ def small_games(
 ) -> list[GeneralizedNim]:
     """A family of small games for exhaustive checks: every board up to `max_board`, and every
     pair of move sets drawn from `takes` with budgets from `budget_choices`, two moves each,
-    with the project's win rule (take the last stone)."""
+    with the project's win rule (take the last stone) and player 0 starting."""
+    check_board(max_board)
     takes = sorted(set(takes))
     budget_choices = tuple(budget_choices)
     dicts = [
@@ -299,18 +253,6 @@ def small_games(
         for w in budget_choices
     ]
     return [GeneralizedNim(n, [d0, d1]) for n in range(1, max_board + 1) for d0 in dicts for d1 in dicts]
-
-
-def find_counterexample(games: Iterable[GeneralizedNim], algorithm: Callable = seed_alphabeta_literal):
-    """The first (game, state, algorithm's value, minimax value) where `algorithm` is wrong,
-    looking at every reachable position of each game in turn; None when it is always right."""
-    for game in games:
-        values = solve(game)
-        for s in sorted(values, key=lambda s: (s.board, s.to_move, repr(s))):
-            got = algorithm(game, s)
-            if got != values[s]:
-                return game, s, got, values[s]
-    return None
 
 
 # --- Sprague-Grundy numbers (impartial games only) -----------------------------------------------
@@ -325,26 +267,47 @@ def mex(values: Iterable[int]) -> int:
     return m
 
 
+MAX_GRUNDY_UPTO = 1_000_000
+
+
 def grundy_numbers(moves: Iterable[int], upto: int) -> list[int]:
     """Grundy numbers 0..upto of the one-pile subtraction game with unlimited `moves`
     (normal play: whoever cannot move loses). g(n) = mex{g(n - m) : m <= n}; g(n) = 0 exactly
     at the positions where the player to move loses."""
-    moves = sorted(set(moves))
-    if not moves or any(isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1 for m in moves):
-        raise ValueError(f"moves must be whole numbers >= 1, got {moves!r}")
-    if isinstance(upto, bool) or not isinstance(upto, (int, np.integer)) or upto < 0:
-        raise ValueError(f"upto must be a whole number >= 0, got {upto!r}")
+    if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
+        raise TypeError(f"moves must be a list of whole numbers >= 1, such as [1, 2]; got {_kind(moves)}")
+    moves = list(moves)
+    bad = [m for m in moves if not _is_whole(m)]
+    if bad:
+        raise TypeError(f"moves must be whole numbers >= 1 (ints), got {_kind(bad[0])} in {moves!r}")
+    if not moves or min(moves) < 1:
+        raise ValueError(f"moves must be a non-empty list of whole numbers >= 1, got {moves!r}")
+    if not _is_whole(upto):
+        raise TypeError(f"upto must be a whole number >= 0 (an int), got {_kind(upto)}")
+    if not 0 <= upto <= MAX_GRUNDY_UPTO:
+        raise ValueError(f"upto must be a whole number from 0 to {MAX_GRUNDY_UPTO:,}, got {upto!r}")
+    takes = sorted({int(m) for m in moves})
     g: list[int] = []
-    for n in range(upto + 1):
-        g.append(mex(g[n - m] for m in moves if m <= n))
+    for n in range(int(upto) + 1):
+        g.append(mex(g[n - m] for m in takes if m <= n))
     return g
 
 
-def sum_is_lost(piles: Sequence[int], moves: Iterable[int]) -> bool:
+def sum_is_lost(piles: Iterable[int], moves: Iterable[int]) -> bool:
     """Sprague-Grundy for a sum of piles, each a subtraction game with the same `moves`:
     the player to move loses exactly when the XOR of the piles' Grundy numbers is 0."""
-    g = grundy_numbers(moves, max(piles))
+    if isinstance(piles, (str, bytes)) or not isinstance(piles, Iterable):
+        raise TypeError(f"piles must be a non-empty list of whole numbers >= 0, got {_kind(piles)}")
+    piles = list(piles)
+    if not piles:
+        raise ValueError("piles must be a non-empty list of whole numbers >= 0, got an empty list")
+    bad = [p for p in piles if not _is_whole(p)]
+    if bad:
+        raise TypeError(f"piles must be whole numbers >= 0 (ints), got {_kind(bad[0])} in {list(piles)!r}")
+    if min(piles) < 0:
+        raise ValueError(f"piles must be whole numbers >= 0, got {piles!r}")
+    g = grundy_numbers(moves, max(int(p) for p in piles))
     x = 0
     for p in piles:
-        x ^= g[p]
+        x ^= g[int(p)]
     return x == 0

@@ -1,29 +1,70 @@
-"""Views for chapter 5: the extensive-form game tree of a one-pile game, and Nim against
-the perfect player with the value of every move shown.
+"""Views for chapter 5: the extensive-form game tree of a one-pile game, Nim against the
+perfect player, and the project's generalised Nim against the perfect player.
 
 The tree is drawn from the game itself (any protocol game with small trees whose states
 have `.board`); its layout is computed, not random: leaves left to right in move order,
 each parent centred over its children. Colours follow the course (`gamekit.views.colors`).
+Figures are drawn at projector size (about 11 inches wide, text of 14 points or more).
+
+The widgets take every rule from the game (`legal_moves`, `play`) and every value from
+`gamekit.solve`; a "show hints" switch (off by default) reveals the value of each move, so
+a student can predict first and check after. Refused input leaves the game as it was and
+says why.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Sequence
+import html
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import networkx as nx
+import numpy as np
 
+from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
-from ..players import PerfectPlayer
-from ..protocol import Game, State, check_game
-from ..solve import move_values, solve
+from ..protocol import Game, Move, State, check_game
+from ..solve import best_moves, move_values, solve
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
 
+__all__ = [
+    "GNimMatch",
+    "GNimPlay",
+    "NimMatch",
+    "NimPlay",
+    "draw_game_tree",
+    "draw_gnim",
+    "draw_nim",
+    "game_tree",
+]
+
 PLAYER = ("P1", "P2")
+FONT = 14  # points: readable on a 1280x720 projector at the figure sizes used here
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_seat(human: Any) -> int:
+    if not _whole(human):
+        raise TypeError(f"human must be 0 (you are player 0, P1) or 1 (you are player 1, P2), got {human!r}")
+    if human not in (0, 1):
+        raise ValueError(f"human must be 0 (you are player 0, P1) or 1 (you are player 1, P2), got {human!r}")
+    return int(human)
+
+
+def _check_flag(name: str, x: Any) -> bool:
+    if not isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {x!r} ({type(x).__name__})")
+    return bool(x)
+
+
+# --- the extensive form ------------------------------------------------------------------------
 
 
 def game_tree(game: Game, state: State | None = None, max_nodes: int = 500) -> nx.DiGraph:
@@ -31,6 +72,8 @@ def game_tree(game: Game, state: State | None = None, max_nodes: int = 500) -> n
     attributes: `state`, `depth`, `x` (tidy layout), `terminal`. Edges carry the `move`.
     Raises ValueError when the tree has more than `max_nodes` nodes (too big to draw)."""
     check_game(game)
+    if not _whole(max_nodes) or max_nodes < 1:
+        raise TypeError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
     root = game.initial_state() if state is None else state
     tree = nx.DiGraph()
     next_leaf_x = [0.0]
@@ -82,7 +125,7 @@ def draw_game_tree(
     if missing:
         raise ValueError(f"highlight {tuple(highlight)!r} is not a line of play in this tree (stops at {missing[0]!r})")
     on_path = set(zip(path, path[1:]))
-    fig = ax.figure if ax is not None else plt.figure(figsize=(8, 4.5))
+    fig = ax.figure if ax is not None else plt.figure(figsize=(11.5, 5.6))
     ax = ax or fig.add_subplot(111)
     pos = {n: (d["x"], -d["depth"]) for n, d in tree.nodes(data=True)}
     for u, v in tree.edges:
@@ -91,17 +134,17 @@ def draw_game_tree(
         if values is None and thick:
             colour = BLACK
         (x0, y0), (x1, y1) = pos[u], pos[v]
-        ax.plot([x0, x1], [y0, y1], color=colour, lw=3.2 if thick else 1.0, zorder=1)
+        ax.plot([x0, x1], [y0, y1], color=colour, lw=4.0 if thick else 1.4, zorder=1)
         ax.text(
             (x0 + x1) / 2,
             (y0 + y1) / 2,
             str(tree.edges[u, v]["move"]),
-            fontsize=8,
-            color="#555",
+            fontsize=FONT - 1,
+            color="#444",
             ha="center",
             va="center",
             zorder=2,
-            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8),
+            bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85),
         )
     for n, d in tree.nodes(data=True):
         s = d["state"]
@@ -112,30 +155,30 @@ def draw_game_tree(
         marker = "s" if game.to_move(s) == 0 else "o"
         ax.scatter(
             *pos[n],
-            s=330,
+            s=620,
             marker=marker,
             facecolor=fill,
             edgecolor=BLACK,
-            linewidth=2.0 if n in path else 0.8,
+            linewidth=2.4 if n in path else 1.0,
             zorder=3,
         )
-        ax.text(*pos[n], str(getattr(s, "board", "")), ha="center", va="center", fontsize=10, zorder=4)
+        ax.text(*pos[n], str(getattr(s, "board", "")), ha="center", va="center", fontsize=FONT, zorder=4)
         if d["terminal"]:
             u = game.utility(s, 0)
             label = "P1" if u > 0 else "P2" if u < 0 else "draw"
             ax.text(
                 pos[n][0],
-                pos[n][1] - 0.38,
+                pos[n][1] - 0.36,
                 label,
                 ha="center",
                 va="top",
-                fontsize=9,
+                fontsize=FONT,
                 color=BLACK,
                 rotation=90 if label == "draw" else 0,
             )
-    ax.set_title(title or "extensive form: squares = P1 to move, circles = P2 to move", fontsize=11)
+    ax.set_title(title or "extensive form: squares = P1 to move, circles = P2 to move", fontsize=FONT + 2)
     ax.axis("off")
-    ax.margins(0.03, 0.08)
+    ax.margins(0.03, 0.1)
     fig.tight_layout()
     return fig
 
@@ -147,8 +190,10 @@ class NimMatch:
     """The pure model behind `NimPlay` (and chapter 6's `QNimPlay`): Nim between a person and a computer player.
 
     Piles are numbered from 1 for people; moves inside the game are (index, take). The computer
-    is `PerfectPlayer()` unless another player is given. `move_values()` tells, for every legal
-    move of the person, whether it wins (+1) or loses (-1) for them with best play afterwards.
+    plays a move of best exact value (the first in move order) unless another player is given.
+    `move_values()` tells, for every legal move of the person, whether it wins (+1) or loses
+    (-1) for them with best play afterwards. The rules are the game's: a move is allowed
+    exactly when the game lists it among its legal moves.
     """
 
     def __init__(
@@ -156,22 +201,23 @@ class NimMatch:
         piles: Iterable[int] = (3, 4, 5),
         misere: bool = False,
         human: int = 0,
-        computer=None,
+        computer: Callable[[Game, State], Move] | None = None,
         name: str = "computer",
         game: Nim | None = None,
     ):
-        if human not in (0, 1) or isinstance(human, bool):
-            raise ValueError(f"human must be 0 (move first) or 1 (move second), got {human!r}")
-        self.game = game if game is not None else Nim(piles, misere)
-        self.human = human
-        self.computer = computer if computer is not None else PerfectPlayer()
+        self.human = _check_seat(human)
+        self.game: Any = game if game is not None else Nim(piles, misere)
+        self._values: dict[State, float] | None = None
+        self.computer = computer if computer is not None else self._perfect
         self.name = name
-        self._values: dict | None = None
         self.reset()
 
+    def _perfect(self, game: Game, state: State) -> Move:
+        return best_moves(game, state, self.values)[0]
+
     @property
-    def values(self) -> dict:
-        """Exact values of every position (computed on first use)."""
+    def values(self) -> dict[State, float]:
+        """Exact values of every position (computed on first use, kept with this match)."""
         if self._values is None:
             self._values = solve(self.game)
         return self._values
@@ -196,23 +242,24 @@ class NimMatch:
         if self.over:
             return {}
         sign = 1 if self.human == 0 else -1
-        return {(i + 1, t): sign * v for (i, t), v in move_values(self.game, self.state, self.values).items()}
+        values: dict[Any, float] = move_values(self.game, self.state, self.values)
+        return {(i + 1, t): sign * v for (i, t), v in values.items()}
 
     def check_move(self, pile: Any, take: Any) -> str:
-        """'' when the person may take `take` sticks from pile `pile` now, else why not."""
-        k = len(self.state.piles)
+        """'' when the game allows the person to take `take` sticks from pile `pile` now, else why not."""
         if self.over:
             return "The game is over: press 'New game' to play again."
-        if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= k:
+        k = len(self.state.piles)
+        if not _whole(pile) or not 1 <= pile <= k:
             return f"There is no pile {pile!r}: choose a pile from 1 to {k}."
+        if not _whole(take) or take < 1:
+            return f"Take at least 1 stick (got {take!r})."
+        if (int(pile) - 1, int(take)) in self.game.legal_moves(self.state):
+            return ""
         size = self.state.piles[pile - 1]
         if size == 0:
             return f"Pile {pile} is empty: choose a pile that still has sticks."
-        if isinstance(take, bool) or not isinstance(take, int) or take < 1:
-            return f"Take at least 1 stick (got {take!r})."
-        if take > size:
-            return f"Pile {pile} has only {size} stick{'s' if size > 1 else ''}: you cannot take {take}."
-        return ""
+        return f"Pile {pile} has only {size} stick{'s' if size > 1 else ''}: you cannot take {take}."
 
     def human_move(self, pile: int, take: int) -> None:
         """Play the person's move, then the computer's reply. Raises ValueError (nothing changes)
@@ -220,64 +267,76 @@ class NimMatch:
         why = self.check_move(pile, take)
         if why:
             raise ValueError(why)
-        self.state = self.game.play(self.state, (pile - 1, take))
-        self.history.append(("you", pile, take))
+        self.state = self.game.play(self.state, (int(pile) - 1, int(take)))
+        self.history.append(("you", int(pile), int(take)))
         if not self.over:
             self.computer_move()
 
     def computer_move(self) -> None:
-        i, t = self.computer(self.game, self.state)
+        move: Any = self.computer(self.game, self.state)
+        i, t = move
         self.state = self.game.play(self.state, (i, t))
         self.history.append((self.name, i + 1, t))
 
 
-def draw_nim(match: NimMatch, ax=None):
-    """The piles as rows of sticks. Stick k counted from the right of a pile stands for the move
-    'take k from this pile': red when that move wins for the person, blue when it loses."""
-    fig = ax.figure if ax is not None else plt.figure(figsize=(6, 0.6 + 0.55 * len(match.state.piles)))
-    ax = ax or fig.add_subplot(111)
-    mv = match.move_values()
+def draw_nim(match: NimMatch, ax=None, hints: bool = True):
+    """The piles as rows of sticks. With `hints`, stick k counted from the right of a pile stands
+    for the move 'take k from this pile': red when that move wins for the person, blue when it
+    loses; without hints every stick is grey."""
     piles = match.state.piles
+    fig = ax.figure if ax is not None else plt.figure(figsize=(10.5, 1.2 + 0.8 * len(piles)))
+    ax = ax or fig.add_subplot(111)
+    mv = match.move_values() if hints else {}
     for row, size in enumerate(piles):
         y = len(piles) - row
-        ax.text(-0.8, y, f"pile {row + 1}", ha="right", va="center", fontsize=10)
+        ax.text(-0.8, y, f"pile {row + 1}", ha="right", va="center", fontsize=FONT)
         for j in range(size):
             take = size - j
             v = mv.get((row + 1, take))
             colour = GREY if v is None else RED if v > 0 else BLUE
-            ax.plot([j, j], [y - 0.3, y + 0.3], color=colour, lw=5, solid_capstyle="round")
+            ax.plot([j, j], [y - 0.3, y + 0.3], color=colour, lw=7, solid_capstyle="round")
     if match.over:
         status = f"game over: {match.winner()} won"
-    else:
+    elif hints:
         status = f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, blue loses"
-    ax.set_title(status + (" (misère)" if match.game.misere else ""), fontsize=10)
-    ax.set_xlim(-3, max(max(piles), 1) + 0.5)
+    else:
+        status = "your move: choose a pile and how many sticks to take"
+    ax.set_title(status + (" (misère)" if match.game.misere else ""), fontsize=FONT)
+    ax.set_xlim(-3.5, max(max(piles), 1) + 0.5)
     ax.set_ylim(0.3, len(piles) + 0.7)
     ax.axis("off")
     return fig
 
 
 class NimPlay(SnapshotWidget):
-    """Play Nim (normal or misère) against the perfect player; every move's value is shown.
+    """Play Nim (normal or misère) against the perfect player.
 
     Choose a pile and how many sticks to take, press 'Take'; the computer answers at once.
-    Illegal input (no such pile, empty pile, too many sticks, game over) shows a message and
-    changes nothing.
+    'show hints' (off by default, so you can predict first) colours every move by its value
+    and lists the values. Illegal input (no such pile, empty pile, too many sticks, game over)
+    shows a message and changes nothing.
     """
 
-    def __init__(self, piles: Iterable[int] = (3, 4, 5), misere: bool = False, human: int = 0):
+    def __init__(self, piles: Iterable[int] = (3, 4, 5), misere: bool = False, human: int = 0, hints: bool = False):
         super().__init__()
         self.model = NimMatch(piles, misere, human)
         self.pile = widgets.IntText(value=1, description="pile", layout=widgets.Layout(width="140px"))
         self.take = widgets.IntText(value=1, description="take", layout=widgets.Layout(width="140px"))
         self.button = widgets.Button(description="Take", button_style="primary")
         self.new = widgets.Button(description="New game")
+        self.hints = widgets.Checkbox(value=_check_flag("hints", hints), description="show hints", indent=False)
         self.board = widgets.Image(format="png")
         self.table = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
         self.new.on_click(lambda _: self.on_new())
+        self.hints.observe(lambda _: self.refresh(), names="value")
         self.root = widgets.VBox(
-            [widgets.HBox([self.pile, self.take, self.button, self.new]), self.message, self.table, self.board]
+            [
+                widgets.HBox([self.pile, self.take, self.button, self.new, self.hints]),
+                self.message,
+                self.table,
+                self.board,
+            ]
         )
         self.refresh()
 
@@ -300,8 +359,9 @@ class NimPlay(SnapshotWidget):
         self.refresh()
 
     def table_html(self) -> str:
-        """The value of each legal move for the person: +1 win, -1 loss (best play afterwards)."""
-        mv = self.model.move_values()
+        """The value of each legal move for the person: +1 win, -1 loss (best play afterwards);
+        empty while hints are off."""
+        mv = self.model.move_values() if self.hints.value else {}
         if not mv:
             return ""
         cells = []
@@ -315,15 +375,244 @@ class NimPlay(SnapshotWidget):
 
     def refresh(self) -> None:
         self.table.value = self.table_html()
-        self.board.value = base64.b64decode(figure_png(draw_nim(self.model)))
+        self.board.value = base64.b64decode(figure_png(draw_nim(self.model, hints=self.hints.value)))
 
     def snapshot(self):
-        return draw_nim(self.model)
+        return draw_nim(self.model, hints=self.hints.value)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         data = super()._repr_mimebundle_(include, exclude)
         if "image/png" in data:
             data["text/html"] = (
                 self.message.value + self.table_html() + f"<img src='data:image/png;base64,{data['image/png']}'/>"
+            )
+        return data
+
+
+# --- the project's generalised Nim against the perfect player ------------------------------------
+
+
+def _uses(u: float) -> str:
+    return "∞" if u == float("inf") else str(int(u))
+
+
+class GNimMatch:
+    """The pure model behind `GNimPlay`: the project's generalised Nim between a person and the
+    perfect player (a move of best exact value, the first in move order).
+
+    `human` is the person's seat: 0 = player 0 (`:P1`), 1 = player 1 (`:P2`); who starts is the
+    game's `first`. Moves, budgets, the win condition and draws are the game's; the values come
+    from `solve` and are kept with this match. `move_values()` gives, for each legal move of the
+    person, +1 (it wins for them with best play afterwards), 0 (a draw) or -1 (it loses).
+    """
+
+    def __init__(self, game: GeneralizedNim, human: int = 0, name: str = "computer"):
+        if not isinstance(game, GeneralizedNim):
+            raise TypeError(
+                f"game must be a GeneralizedNim, such as GeneralizedNim(7, {{1: 2, 3: math.inf}}), got {game!r}"
+            )
+        self.game: Any = game  # the concrete game (the protocol types states only as Hashable)
+        self.human = _check_seat(human)
+        self.name = name
+        self._values: dict[State, float] | None = None
+        self.reset()
+
+    @property
+    def values(self) -> dict[State, float]:
+        """Exact values (player 0's view) of every position of the game (solved on first use)."""
+        if self._values is None:
+            self._values = solve(self.game)
+        return self._values
+
+    def reset(self) -> None:
+        """Start again from the game's start position; the computer moves while it is its turn."""
+        self.state: GNimState = self.game.initial_state()
+        self.history: list[tuple[str, int]] = []  # (who, stones taken)
+        self._computer_turns()
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.over and self.game.to_move(self.state) == self.human
+
+    def outcome(self) -> str | None:
+        """None while the game runs; then 'you won', '<name> won' or 'draw'."""
+        if not self.over:
+            return None
+        u = self.game.utility(self.state, self.human)
+        return "you won" if u > 0 else f"{self.name} won" if u < 0 else "draw"
+
+    def value_for_you(self) -> float:
+        """The value of the current position for the person (+1, 0, -1) with best play by both."""
+        sign = 1 if self.human == 0 else -1
+        return sign * self.values[self.state]
+
+    def move_values(self) -> dict[int, float]:
+        """{stones taken: value for the person} for every legal move of the person now."""
+        if not self.your_turn:
+            return {}
+        sign = 1 if self.human == 0 else -1
+        values: dict[Any, float] = move_values(self.game, self.state, self.values)
+        return {int(m): sign * v for m, v in values.items()}
+
+    def check_move(self, take: Any) -> str:
+        """'' when the game allows the person to take `take` stones now, else why not."""
+        if self.over:
+            return "The game is over: press 'New game' to play again."
+        legal = self.game.legal_moves(self.state)
+        if _whole(take) and int(take) in legal:
+            return ""
+        mine = self.state.moves_left(self.human)
+        offer = ", ".join(f"take {t} ({_uses(u)} left)" for t, u in mine.items()) or "none"
+        if not _whole(take):
+            return f"Type a whole number of stones, got {take!r}. Your moves: {offer}."
+        if take not in mine:
+            return f"'take {take}' is not one of your moves. Your moves: {offer}."
+        if mine[take] == 0:
+            return f"You have used up 'take {take}'. Your moves: {offer}."
+        return f"Only {self.state.board} stone{'s' if self.state.board != 1 else ''} left: you cannot take {take}."
+
+    def human_move(self, take: Any) -> None:
+        """Play the person's move, then the computer's replies while it is its turn. Raises
+        ValueError (and changes nothing) when the game does not allow the move."""
+        why = self.check_move(take)
+        if why:
+            raise ValueError(why)
+        self.state = self.game.play(self.state, int(take))
+        self.history.append(("you", int(take)))
+        self._computer_turns()
+
+    def _computer_turns(self) -> None:
+        while not self.over and self.game.to_move(self.state) != self.human:
+            best: Any = best_moves(self.game, self.state, self.values)[0]
+            move = int(best)
+            self.state = self.game.play(self.state, move)
+            self.history.append((self.name, move))
+
+
+def _value_colour(v: float) -> str:
+    return RED if v > 0 else BLUE if v < 0 else BLACK
+
+
+def _value_word(v: float) -> str:
+    return "wins" if v > 0 else "loses" if v < 0 else "draws"
+
+
+def draw_gnim(match: GNimMatch, hints: bool = False, ax=None):
+    """The position of a generalised-Nim match at projector size: the stones, both players'
+    remaining moves, and, with `hints`, each of the person's moves coloured by its value
+    (red = wins for you, black = draw, blue = loses)."""
+    s = match.state
+    fig = ax.figure if ax is not None else plt.figure(figsize=(11, 3.6))
+    ax = ax or fig.add_subplot(111)
+    per_row = 25
+    for k in range(s.board):
+        ax.scatter(k % per_row, 3.2 - 0.55 * (k // per_row), s=380, color=GREY, edgecolor=BLACK, zorder=2)
+    if s.board == 0:
+        ax.text(0, 3.2, "no stones left", fontsize=FONT, va="center")
+    mv = match.move_values() if hints else {}
+    for p in (0, 1):
+        y = 1.6 - 0.9 * p
+        who = "you" if p == match.human else match.name
+        arrow = "▶ " if not match.over and s.to_move == p else "   "
+        ax.text(-0.6, y, f"{arrow}{PLAYER[p]} ({who}):", fontsize=FONT, ha="left", va="center", fontweight="bold")
+        x = 6.5
+        for t, u in s.budgets[p]:
+            label = f"take {t} × {_uses(u)}"
+            colour = _value_colour(mv[t]) if (p == match.human and t in mv) else "#444"
+            if p == match.human and t in mv:
+                label += f" ({_value_word(mv[t])})"
+            ax.text(x, y, label, fontsize=FONT, ha="left", va="center", color=colour)
+            x += 1.0 + 0.42 * len(label)
+    if match.over:
+        status = f"game over: {match.outcome()}"
+    elif hints:
+        status = f"your move; with best play this position {_value_word(match.value_for_you())} for you"
+    else:
+        status = "your move" if match.your_turn else f"{match.name} to move"
+    ax.set_title(f"{s.board} stone{'s' if s.board != 1 else ''} left · {status}", fontsize=FONT + 1)
+    ax.set_xlim(-1, per_row + 1)
+    ax.set_ylim(0.2, 3.7)
+    ax.axis("off")
+    return fig
+
+
+class GNimPlay(SnapshotWidget):
+    """Play the project's generalised Nim (per-player move budgets, a win condition, draws)
+    against the perfect player.
+
+    Type how many stones to take and press 'Take'; the computer answers at once. Choose your
+    seat (P1 or P2; who starts is the game's rule) and press 'New game'. 'show hints' (off by
+    default) colours each of your moves by its value. Refused input (a move you do not have, a
+    used-up move, more stones than are left, the game is over) shows why and changes nothing.
+    Executed headless (CI, slides) it leaves a picture of the position.
+    """
+
+    def __init__(self, game: GeneralizedNim, human: int = 0, hints: bool = False):
+        super().__init__()
+        self.model = GNimMatch(game, human)
+        self.take = widgets.IntText(value=1, description="take", layout=widgets.Layout(width="140px"))
+        self.button = widgets.Button(description="Take", button_style="primary")
+        self.seat = widgets.ToggleButtons(options=[("you are P1", 0), ("you are P2", 1)], value=self.model.human)
+        self.new = widgets.Button(description="New game")
+        self.hints = widgets.Checkbox(value=_check_flag("hints", hints), description="show hints", indent=False)
+        self.board = widgets.Image(format="png")
+        self.log = widgets.HTML()
+        self.button.on_click(lambda _: self.on_take())
+        self.new.on_click(lambda _: self.on_new())
+        self.hints.observe(lambda _: self.refresh(), names="value")
+        self.root = widgets.VBox(
+            [
+                widgets.HBox([self.take, self.button, self.seat, self.new, self.hints]),
+                self.message,
+                self.log,
+                self.board,
+            ]
+        )
+        self.say(f"{game!r}: " + ("your move." if self.model.your_turn else self._news()))
+        self.refresh()
+
+    def _news(self) -> str:
+        done = [f"{who} took {t}" for who, t in self.model.history if who != "you"]
+        last = done[-1] if done else ""
+        return (last + ". " if last else "") + (
+            f"Game over: {self.model.outcome()}." if self.model.over else "Your move."
+        )
+
+    def on_take(self) -> None:
+        try:
+            self.model.human_move(self.take.value)
+        except ValueError as err:
+            self.say(str(err), "error")
+            return
+        kind = "good" if self.model.outcome() == "you won" else "info"
+        self.say(self._news(), kind)
+        self.refresh()
+
+    def on_new(self) -> None:
+        self.model.human = _check_seat(self.seat.value)
+        self.model.reset()
+        self.say("New game. " + self._news())
+        self.refresh()
+
+    def log_html(self) -> str:
+        moves = " → ".join(f"{html.escape(who)} {t}" for who, t in self.model.history) or "no moves yet"
+        return f"<div style='font-size:0.9em'><b>moves:</b> {moves}</div>"
+
+    def refresh(self) -> None:
+        self.log.value = self.log_html()
+        self.board.value = base64.b64decode(figure_png(self.snapshot()))
+
+    def snapshot(self):
+        return draw_gnim(self.model, hints=self.hints.value)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        data = super()._repr_mimebundle_(include, exclude)
+        if "image/png" in data:
+            data["text/html"] = (
+                self.message.value + self.log_html() + f"<img src='data:image/png;base64,{data['image/png']}'/>"
             )
         return data
