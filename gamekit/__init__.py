@@ -80,7 +80,9 @@ from .players import (
     player_name,
 )
 from .protocol import Game, IllegalMoveError
-from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions, seed_learner
+from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions
+from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
+from .sources.q_nim import source_learner as seed_learner  # ALIAS
 from .search import (
     AlphaBetaPlayer,
     SearchPlayer,
@@ -108,6 +110,11 @@ seed_alphabeta_max_repaired = source_alphabeta_max_repaired  # ALIAS
 __version__ = "0.1.0"
 
 __all__ = [
+    "source_pole_position",
+    "source_learner",
+    "sorted_piles",
+    "pile_tuple",
+    "PolePositionPlayer",
     "against_every_opponent",
     "alphabeta",
     "AlphaBetaPlayer",

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .jsonio import JSONLoadError, load_json
 from .protocol import Game, Move, State, check_game
 from .solve import solve
 
@@ -497,25 +498,11 @@ class QLearner:
 
 
 def _read_json(path: str | Path) -> Any:
-    """Strict JSON reading: size limit, UTF-8, no NaN/Infinity; a ValueError naming the file otherwise."""
-    p = Path(path)
-    size = p.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"{path} is not a Q-table file: {size:,} bytes is more than the limit {MAX_FILE_BYTES:,}")
+    """Strict JSON reading (`gamekit.jsonio`): size limit, UTF-8, no NaN/Infinity, no duplicate keys."""
     try:
-        text = p.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path} is not a Q-table file: it is not UTF-8 text") from None
-
-    def refuse(constant: str) -> Any:
-        raise ValueError(f"{path} is not a Q-table file: it contains {constant}, which JSON does not allow")
-
-    try:
-        return json.loads(text, parse_constant=refuse)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path} is not a Q-table file: not valid JSON ({err})") from None
-    except RecursionError:
-        raise ValueError(f"{path} is not a Q-table file: nested too deeply") from None
+        return load_json(path, max_bytes=MAX_FILE_BYTES)
+    except JSONLoadError as err:
+        raise ValueError(f"not a Q-table file: {err}") from None
 
 
 class QPlayer:
