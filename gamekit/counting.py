@@ -7,7 +7,35 @@ subtraction game and TicTacToe the tree is vastly larger, which is why the forwa
 
 from __future__ import annotations
 
-from .protocol import Game, State, check_game
+import functools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple, TypeVar
+
+from .protocol import Game, Move, State, TooDeepError, check_game, check_player, player_name
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _names_the_depth_limit(func: F) -> F:
+    """Turn a bare RecursionError of a recursive counter into a TooDeepError that names the limit."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TooDeepError:
+            raise
+        except RecursionError:
+            raise TooDeepError(
+                f"{func.__name__} recurses once per move, and this game is deeper than Python's recursion "
+                f"limit allows (sys.getrecursionlimit() = {sys.getrecursionlimit()}); use a smaller start, "
+                "the iterative tree_size/solve, or raise the limit with sys.setrecursionlimit"
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
 
 
 def tree_size(game: Game, state: State | None = None) -> int:
@@ -57,14 +85,6 @@ def reachable_positions(game: Game, state: State | None = None) -> set:
 
 # --- chapter 3: counting outcomes (the German source's *pruefen_rekursiv*) ----------------
 
-from collections.abc import Callable  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from fractions import Fraction  # noqa: E402
-from typing import NamedTuple
-
-from .players import player_name  # noqa: E402
-from .protocol import Move, check_player  # noqa: E402
-
 
 class OutcomeCounts(NamedTuple):
     """How many complete games below a position end in a win for player 0, for player 1, or a draw.
@@ -102,6 +122,7 @@ def _leaf_counts(game: Game, state: State) -> OutcomeCounts:
     return _P0_WINS if u > 0 else _P1_WINS if u < 0 else _DRAW
 
 
+@_names_the_depth_limit
 def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCounts:
     """Count the games below `state` by plain recursion, as a student writes it first.
 
@@ -118,6 +139,7 @@ def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCount
     return total
 
 
+@_names_the_depth_limit
 def count_outcomes(
     game: Game, state: State | None = None, memo: dict[State, OutcomeCounts] | None = None
 ) -> OutcomeCounts:
@@ -151,6 +173,7 @@ def count_outcomes(
     return count(game.initial_state() if state is None else state)
 
 
+@_names_the_depth_limit
 def games_by_length(game: Game, state: State | None = None) -> dict[int, OutcomeCounts]:
     """The games below `state`, split by their number of moves: {length: OutcomeCounts}.
 
@@ -191,6 +214,7 @@ class OutcomeProbabilities:
         return (self.p1_win, self.p0_win)[player]
 
 
+@_names_the_depth_limit
 def outcome_probabilities(
     game: Game, state: State | None = None, memo: dict[State, OutcomeProbabilities] | None = None
 ) -> OutcomeProbabilities:

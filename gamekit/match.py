@@ -8,8 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .players import player_name
-from .protocol import Game, IllegalMoveError, State, check_game
+from .protocol import Game, IllegalMoveError, State, Winner, check_game, player_name
 
 
 @dataclass(frozen=True)
@@ -19,7 +18,7 @@ class GameRecord:
     states: tuple  # the start state first, the final state last
     moves: tuple
     movers: tuple  # movers[i] made moves[i]
-    winner: int | None  # 0, 1, or None for a draw
+    winner: Winner  # 0, 1, or None for a draw (the same type everywhere in gamekit)
     utilities: tuple  # (utility for player 0, utility for player 1) at the end
     names: tuple = ("player 0", "player 1")
 

@@ -12,15 +12,45 @@ from typing import Any
 
 import numpy as np
 
-from .protocol import Game, Move, State
+from .counting import count_outcomes, outcome_probabilities
+from .protocol import Game, Move, State, player_name
 from .solve import solve
+
+__all__ = [
+    "LossAversePlayer",
+    "MixedPlayer",
+    "PerfectPlayer",
+    "PlayerFn",
+    "RandomPlayer",
+    "RawCountPlayer",
+    "SmartRandomPlayer",
+    "player_name",
+]
 
 PlayerFn = Callable[[Game, State], Move]
 
 
-def player_name(player: Any) -> str:
-    """A short display name for a player object or function."""
-    return getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__
+class _PerGame:
+    """A table per game, keyed by the game itself (never by id() or repr()).
+
+    Games built alike compare equal (they share answers); a game without value equality is
+    held alive by its key, so no freed game's address can be mistaken for it. Unhashable
+    games are found by identity in a list that keeps them alive.
+    """
+
+    def __init__(self) -> None:
+        self._by_game: dict[Any, dict] = {}
+        self._unhashable: list[tuple[Any, dict]] = []
+
+    def __call__(self, game: Game) -> dict:
+        try:
+            return self._by_game.setdefault(game, {})
+        except TypeError:
+            for known, table in self._unhashable:
+                if known is game:
+                    return table
+            self._unhashable.append((game, {}))
+            return self._unhashable[-1][1]
 
 
 class RandomPlayer:
@@ -51,18 +81,7 @@ class PerfectPlayer:
 
     def __init__(self, name: str = "perfect"):
         self.name = name
-        self._tables: dict[Any, dict[State, float]] = {}
-        self._unhashable: list[tuple[Game, dict[State, float]]] = []  # games that cannot be dict keys
-
-    def _table(self, game: Game) -> dict[State, float]:
-        try:
-            return self._tables.setdefault(game, {})
-        except TypeError:  # an unhashable game: find it by identity (the list keeps it alive)
-            for known, table in self._unhashable:
-                if known is game:
-                    return table
-            self._unhashable.append((game, {}))
-            return self._unhashable[-1][1]
+        self._table = _PerGame()
 
     def values(self, game: Game, state: State) -> dict[State, float]:
         """Exact values (player 0's view) of every position solved so far in `game`, `state` included."""
@@ -80,12 +99,13 @@ class PerfectPlayer:
 
 
 class SmartRandomPlayer:
-    """The source's random strategy for subtraction games: random, but smart near the end.
+    """The source's random strategy, as its text describes it: random, but smart near the end.
 
-    If a move reaches exactly 0 it takes it. When the end is in sight (n <= the largest
-    move) it picks at random among the moves that do not go below 0 (the smallest move if
-    all do). Otherwise it picks uniformly among all moves. For the moves 3, 5, 11 this is
-    exactly what the source's text describes.
+    Looking one move ahead: if a move wins at once it takes it (the first such move); else it
+    picks uniformly among the moves that do not lose at once (the first legal move if every
+    move does). In the subtraction game 3, 5, 11 this is exactly the source's text: reach 0
+    if possible, for n <= 11 avoid going below 0 (subtract 3 if all moves do), above 11 pick
+    any of 3, 5, 11 with probability 1/3. It knows the game only through the protocol.
     """
 
     def __init__(self, seed: int | None = None, name: str = "random (smart end)"):
@@ -93,16 +113,20 @@ class SmartRandomPlayer:
         self.name = name
 
     def __call__(self, game: Game, state: State) -> Move:
-        n = state.n
+        me = game.to_move(state)
         moves = game.legal_moves(state)
-        if n in moves:
-            return n
-        if n <= max(moves):
-            safe = [d for d in moves if d <= n]
-            if not safe:
-                return min(moves)
-            return safe[int(self.rng.integers(len(safe)))]
-        return moves[int(self.rng.integers(len(moves)))]
+        safe = []
+        for m in moves:
+            after = game.play(state, m)
+            if not game.is_terminal(after):
+                safe.append(m)
+            elif game.utility(after, me) > 0:
+                return m  # a move that wins at once
+            elif game.utility(after, me) == 0:
+                safe.append(m)  # a draw is not a loss
+        if not safe:
+            return moves[0]
+        return safe[int(self.rng.integers(len(safe)))]
 
 
 class MixedPlayer:
@@ -145,13 +169,11 @@ class RawCountPlayer:
 
     def __init__(self, name: str = "raw counts"):
         self.name = name
-        self._memo: dict[Any, dict] = {}
+        self._memo = _PerGame()
 
     def scores(self, game: Game, state: State) -> dict[Move, float]:
         """The score of every legal move, in legal-move order."""
-        from .counting import count_outcomes
-
-        memo = self._memo.setdefault(game, {})
+        memo = self._memo(game)
         me = game.to_move(state)
         result = {}
         for m in game.legal_moves(state):
@@ -161,7 +183,7 @@ class RawCountPlayer:
 
     def __call__(self, game: Game, state: State) -> Move:
         scores = self.scores(game, state)
-        return max(scores, key=scores.get)
+        return max(scores, key=lambda m: scores[m])
 
 
 class LossAversePlayer:
@@ -175,16 +197,14 @@ class LossAversePlayer:
 
     def __init__(self, name: str = "1 − P(lose)"):
         self.name = name
-        self._memo: dict[Any, dict] = {}
+        self._memo = _PerGame()
 
     def chances(self, game: Game, state: State) -> dict[Move, Any]:
         """1 − P(lose) for every legal move (exact fractions), in legal-move order."""
-        from .counting import outcome_probabilities
-
-        memo = self._memo.setdefault(game, {})
+        memo = self._memo(game)
         me = game.to_move(state)
         return {m: 1 - outcome_probabilities(game, game.play(state, m), memo).lose(me) for m in game.legal_moves(state)}
 
     def __call__(self, game: Game, state: State) -> Move:
         chances = self.chances(game, state)
-        return max(chances, key=chances.get)
+        return max(chances, key=lambda m: chances[m])

@@ -15,6 +15,9 @@ from typing import Any, Protocol, runtime_checkable
 State = Hashable
 Move = Hashable
 Player = int  # 0 = the first player (MAX), 1 = the second player (MIN)
+#: Who won a finished game, everywhere in gamekit (`GameRecord.winner`, ...): the player
+#: index 0 or 1, or None for a draw. Never a symbol such as "X" or a 1-based number.
+Winner = Player | None
 
 
 class IllegalMoveError(ValueError):
@@ -58,6 +61,10 @@ class Game(Protocol):
 OPTIONAL_METHODS = ("random_start",)
 
 
+class TooDeepError(RecursionError):
+    """A recursive function met a game deeper than Python's recursion limit; the message names the limit."""
+
+
 def illegal_move(move: Any, state: Any, legal: Sequence[Any]) -> IllegalMoveError:
     """Build the course's standard error for an illegal move (raise what it returns)."""
     allowed = ", ".join(repr(m) for m in legal) if legal else "none (the game is over)"
@@ -69,6 +76,11 @@ def check_player(player: Any) -> Player:
     if isinstance(player, bool) or player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
     return int(player)
+
+
+def player_name(player: Any) -> str:
+    """A short display name for a player object or function (its `name`, else its `__name__`)."""
+    return getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__
 
 
 def check_game(game: Any) -> None:

@@ -247,3 +247,28 @@ def test_bad_input_is_refused():
         count_outcomes(object())
     with pytest.raises(ValueError):
         against_every_opponent(TicTacToe(), RandomPlayer(seed=1), 2)
+
+
+def test_deep_games_get_a_clear_error_naming_the_recursion_limit():
+    import sys
+
+    from gamekit import SubtractionGame, games_by_length, outcome_probabilities
+    from gamekit.protocol import TooDeepError
+
+    deep = SubtractionGame(4 * sys.getrecursionlimit())
+    for counter in (count_outcomes, outcome_probabilities, games_by_length):
+        with pytest.raises(TooDeepError, match=r"recursion limit .*getrecursionlimit\(\) = \d+"):
+            counter(deep)
+    assert isinstance(TooDeepError("x"), RecursionError)  # old `except RecursionError` still works
+    assert tree_size(deep) > 0  # the iterative counter copes
+
+
+def test_counting_does_not_import_players():
+    import ast
+    import inspect
+
+    import gamekit.counting
+
+    tree = ast.parse(inspect.getsource(gamekit.counting))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "players" not in imported and not any("players" in (m or "") for m in imported)

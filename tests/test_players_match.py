@@ -202,3 +202,26 @@ def test_perfect_player_many_starts_of_one_game_cost_one_walk():
     seed_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
     assert all(m == seed_switch[n % 8] for n, m in zip(range(12, 2001), moves[11:]))
     assert len(player.values(game, game.state(2000, 0))) < 3 * 2011  # each position solved once
+
+
+def test_smart_random_player_knows_the_game_only_through_the_protocol():
+    """The same one-move look-ahead works on Nim: take the last stick if you can (normal play), and
+    in misère Nim never take the last stick while another move exists."""
+    from gamekit import Nim
+
+    p = SmartRandomPlayer(seed=3)
+    normal, misere = Nim([0, 4]), Nim([1, 3], misere=True)
+    assert p(normal, normal.initial_state()) == (1, 4)
+    picks = {p(misere, misere.initial_state()) for _ in range(200)}
+    assert picks == {(0, 1), (1, 1), (1, 2), (1, 3)}  # no move ends the game, all are safe
+    last = misere.state([0, 1], 0)
+    assert p(misere, last) == (1, 1)  # the only move, though it loses
+    assert p(misere, misere.state([1, 1], 0)) in {(0, 1), (1, 1)}
+
+
+def test_players_module_does_not_read_subtraction_states():
+    import inspect
+
+    import gamekit.players
+
+    assert ".n " not in inspect.getsource(gamekit.players) and "state.n" not in inspect.getsource(gamekit.players)
