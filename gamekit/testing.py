@@ -95,7 +95,7 @@ def check_game(
     max_moves: int = 40,
     seed: int = 0,
     terminal_means_no_moves: bool = True,
-    small: int = 3000,
+    small: int = 600,
     mcts_iterations: int = 2000,
 ) -> GameCheckReport:
     """Check that `game` keeps every promise of the Game protocol; raise `GameCheckError` if not.
@@ -178,7 +178,7 @@ class _Checker:
     # -- one position -------------------------------------------------------------------------
     def _check_state(self, s: State, path: list) -> None:
         self._check_basic(s, path)
-        if s not in self.tried and len(self.tried) < 200:
+        if s not in self.tried and len(self.tried) < 80:
             self.tried.add(s)
             self._check_agreement(s, path)
 
@@ -202,9 +202,10 @@ class _Checker:
         for m in moves:
             if not isinstance(m, Hashable):
                 raise GameCheckError("hashable", f"the move {m!r} cannot be hashed", path)
+        before, h = copy.deepcopy(s), hash(s)
         for m in moves:
-            self._check_play(s, m, path)
-        self._check_illegal(s, moves, path)
+            self._check_play(s, m, path, before, h)
+        self._check_illegal(s, moves, path, before)
         terminal = g.is_terminal(s)
         if not isinstance(terminal, bool):
             raise GameCheckError("terminal", f"is_terminal returned {terminal!r}, not True or False", path)
@@ -227,9 +228,7 @@ class _Checker:
                 self.moves_seen.append(m)
         return True
 
-    def _check_play(self, s: State, move: Any, path: list) -> State:
-        before = copy.deepcopy(s)
-        h = hash(s)
+    def _check_play(self, s: State, move: Any, path: list, before: State, h: int) -> State:
         child = self.game.play(s, move)
         if not (s == before and hash(s) == h):
             raise GameCheckError("pure play", f"play(state, {move!r}) changed the state it was given", path)
@@ -254,13 +253,12 @@ class _Checker:
                 path,
             )
 
-    def _check_illegal(self, s: State, moves: list, path: list) -> None:
+    def _check_illegal(self, s: State, moves: list, path: list, before: State) -> None:
         candidates = [m for m in self.moves_seen if m not in moves]
         ints = [m for m in moves + self.moves_seen if isinstance(m, int) and not isinstance(m, bool)]
         if ints:
             candidates += [m for m in (-1, max(ints) + 1) if m not in moves]
-        for bad in candidates[:6]:
-            before = copy.deepcopy(s)
+        for bad in candidates[:4]:
             try:
                 self.game.play(s, bad)
             except IllegalMoveError:
