@@ -11,8 +11,7 @@ of machine OpenSpiel's Python alpha-beta takes about 20 ms and easyAI with a tab
 import statistics
 import time
 
-from gamekit import SearchPlayer, TicTacToe, alphabeta, iterative_deepening, minimax
-from gamekit.search import lines_order
+from gamekit import SearchPlayer, TicTacToe, alphabeta, iterative_deepening, lines_order, minimax
 
 
 def timed(fn, repeat):

@@ -60,9 +60,10 @@ from .games.tictactoe import (
     canonical,
     game_classes_up_to_symmetry,
     games_in_symmetry_reduced_tree,
-    seed_encoding,
-    seed_winner,
-    seed_x_to_move,
+    h1,
+    h1_scaled,
+    lines_order,
+    open_lines,
     winner,
 )
 from .match import GameRecord, PlayerError, TournamentResult, draw_start, play_game, playout, random_start, tournament
@@ -85,25 +86,27 @@ from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_
 from .sources.q_nim import source_learner as seed_learner  # ALIAS
 from .search import (
     AlphaBetaPlayer,
+    GameTooDeepError,
     SearchPlayer,
     SearchResult,
     TranspositionTable,
     alphabeta,
-    h1,
-    h1_scaled,
     heuristic_order,
     iterative_deepening,
-    lines_order,
     minimax,
-    open_lines,
     oracle_order,
     random_order,
+    textbook_alphabeta,
     trace_alphabeta,
 )
 from .solve import best_moves, move_values, solve
+from .sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from .sources.julia_nim import find_counterexample, source_alphabeta, source_alphabeta_max_repaired, source_minmax
 
 minmax_counted = source_minmax  # ALIAS
+seed_encoding = source_encoding  # ALIAS
+seed_winner = source_winner  # ALIAS
+seed_x_to_move = source_x_to_move  # ALIAS
 seed_alphabeta_literal = source_alphabeta  # ALIAS
 seed_alphabeta_max_repaired = source_alphabeta_max_repaired  # ALIAS
 
@@ -218,6 +221,11 @@ __all__ = [
     "tournament",
     "TournamentResult",
     "trace_alphabeta",
+    "textbook_alphabeta",
+    "GameTooDeepError",
+    "source_encoding",
+    "source_winner",
+    "source_x_to_move",
     "TrainingResult",
     "TranspositionTable",
     "tree_size",

@@ -1,15 +1,17 @@
 """Game-tree search: minimax, alpha-beta pruning, a transposition table, move ordering,
-iterative deepening, heuristics for depth-limited search, and a player built on them.
+iterative deepening, and a player built on them.
 
-Everything works on any game of the `Game` protocol. Values are from player 0's (MAX's)
-point of view: MAX picks the largest child value, MIN (player 1) the smallest. Each search
-returns a `SearchResult` with the value, the best move, the principal variation and counts
-(nodes visited, leaves evaluated, cutoffs, table hits), so refinements can be compared by
-what they *do*, not only by how long they take.
+Everything works on any game of the `Game` protocol; what is specific to a game (a heuristic
+for the depth limit, a move order) is passed in as an argument. Values are from player 0's
+(MAX's) point of view: MAX picks the largest child value, MIN (player 1) the smallest. Each
+search returns a `SearchResult` with the value, the best move, the principal variation and
+counts (nodes visited, leaves evaluated, cutoffs, table hits), so refinements can be compared
+by what they *do*, not only by how long they take.
 
-The refinement follows the course's pattern: plain `minimax` (the definition, executed) ->
-`alphabeta` (the same value, fewer nodes) -> `alphabeta` with a move order, a
-`TranspositionTable` and `iterative_deepening` (fewer nodes still).
+The refinement follows the course's pattern: `minimax` (the definition, executed) ->
+`textbook_alphabeta` (the ten-line pruning idea) -> `alphabeta` (the one production version:
+counts, a move order, a `TranspositionTable`, an observer hook that the step-by-step trace
+uses) -> `iterative_deepening` (alpha-beta to depth 1, 2, 3, ... sharing one table).
 
 Alpha-beta here is *fail-soft*: called with a window (alpha, beta) it returns a value v with
     v <= alpha  =>  the true value is <= v     (an upper bound),
@@ -18,28 +20,58 @@ Alpha-beta here is *fail-soft*: called with a window (alpha, beta) it returns a 
 which is Knuth and Moore's guarantee with the extra promise that a bound is never looser than
 the window edge. With the default window (-inf, +inf) the value is always exact.
 
-The searches are recursive, like the pseudocode they follow, so a game may be at most a few
-hundred plies deep (Python's recursion limit); for deeper games use `gamekit.solve`.
+The searches are recursive, like the pseudocode they follow. A game deeper than Python's
+recursion limit raises `GameTooDeepError` (naming the limit); `gamekit.solve` iterates.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
+import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
 from .protocol import Game, Move, State, check_game
 from .solve import solve
 
+__all__ = [
+    "INF",
+    "AlphaBetaPlayer",
+    "AlphaBetaTrace",
+    "Entry",
+    "Evaluate",
+    "GameTooDeepError",
+    "Observer",
+    "Order",
+    "SearchPlayer",
+    "SearchResult",
+    "Step",
+    "TranspositionTable",
+    "alphabeta",
+    "heuristic_order",
+    "iterative_deepening",
+    "minimax",
+    "oracle_order",
+    "random_order",
+    "guard_depth",
+    "textbook_alphabeta",
+    "trace_alphabeta",
+]
+
 INF = math.inf
-Evaluate = Callable[[Game, State], float]
-Order = Callable[[Game, State, Sequence[Move]], Sequence[Move]]
+Evaluate = Callable[[Any, Any], float]  # evaluate(game, state) -> estimate, player 0's view
+Order = Callable[[Any, Any, Sequence[Any]], Sequence[Any]]  # order(game, state, moves) -> the moves reordered
 
 EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+
+class GameTooDeepError(RecursionError):
+    """The game is deeper than the recursive searches can go (Python's recursion limit)."""
 
 
 @dataclass(frozen=True)
@@ -51,9 +83,9 @@ class SearchResult:
     to move (None at a terminal root or at depth 0). pv: the principal variation, the line of
     best play the search expects (it may stop early where a table entry answered).
     nodes: positions visited (the root included); leaves: positions evaluated (terminal
-    utility or heuristic); horizon: of these, the heuristic evaluations at the depth limit;
-    cutoffs: times a node stopped looking at its remaining moves; table_hits: times a table
-    entry answered a position without searching it.
+    utility or heuristic); horizon: heuristic evaluations at the depth limit (a table answer
+    that rests on such estimates counts too); cutoffs: times a node stopped looking at its
+    remaining moves; table_hits: times a table entry answered a position without searching it.
     """
 
     value: float
@@ -74,6 +106,31 @@ class SearchResult:
             f"value {self.value:g}{b}, move {self.move!r}, {self.nodes:,} nodes, {self.leaves:,} leaves, "
             f"{self.cutoffs:,} cutoffs, {self.table_hits:,} table hits"
         )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of an alpha-beta run, as `alphabeta` hands it to its observer.
+
+    kind: 'enter' (a node is reached with its window), 'leaf' (a position is evaluated),
+    'hit' (a table entry answered), 'update' (a child's value came back; the node's alpha or
+    beta may have moved), 'cut' (the remaining moves are skipped), 'return' (the node's value
+    goes up). node: the path of moves from the root. player: who moves at the node.
+    pruned: for 'cut', the paths of the skipped children. text: an explanation (filled in by
+    `trace_alphabeta`).
+    """
+
+    kind: str
+    node: tuple
+    alpha: float
+    beta: float
+    value: float | None = None
+    pruned: tuple = ()
+    text: str = ""
+    player: int = 0
+
+
+Observer = Callable[[Step], Any]
 
 
 class _Counts:
@@ -107,6 +164,12 @@ def _check_evaluate(evaluate: Any, depth: int | None) -> Evaluate | None:
     return evaluate
 
 
+def _check_callable(x: Any, name: str, what: str) -> Any:
+    if x is not None and not callable(x):
+        raise TypeError(f"{name} must be None or a function {what}, got {x!r}")
+    return x
+
+
 def _checked_eval(evaluate: Evaluate, game: Game, state: State) -> float:
     v = evaluate(game, state)
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
@@ -125,12 +188,65 @@ def _check_window(alpha: Any, beta: Any) -> tuple[float, float]:
             raise TypeError(f"{name} must be a number (or +-inf), got {x!r}")
     if not alpha < beta:
         raise ValueError(f"the window needs alpha < beta, got alpha={alpha!r}, beta={beta!r}")
-    return alpha, beta
+    return float(alpha), float(beta)
 
 
 def _root(game: Game, state: State | None) -> State:
     check_game(game)
     return game.initial_state() if state is None else state
+
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _too_deep(err: RecursionError, game: Game) -> GameTooDeepError:
+    if isinstance(err, GameTooDeepError):
+        return err
+    return GameTooDeepError(
+        f"{game!r} is too deep for a recursive search: Python allows about "
+        f"{sys.getrecursionlimit()} nested calls (sys.getrecursionlimit()). Search with a depth "
+        f"limit, or use gamekit.solve, which does not recurse."
+    )
+
+
+def _recursive(run: Callable[[], T], game: Game) -> T:
+    """Run a recursive search; turn Python's bare RecursionError into one that names the limit."""
+    try:
+        return run()
+    except RecursionError as err:
+        raise _too_deep(err, game) from None
+
+
+def guard_depth(search: F) -> F:
+    """Decorate a recursive search(game, ...) so that a game deeper than Python's recursion
+    limit raises `GameTooDeepError` (which names the limit), not a bare RecursionError."""
+
+    @functools.wraps(search)
+    def guarded(game: Game, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return search(game, *args, **kwargs)
+        except RecursionError as err:
+            raise _too_deep(err, game) from None
+
+    return guarded  # type: ignore[return-value]
+
+
+def _leaf_value(game: Game, s: State, evaluate: Evaluate | None, c: _Counts) -> float:
+    """Where the search stops: the utility at the end of the game, else (at the depth limit)
+    the heuristic estimate. Both count as leaves; estimates also count as the horizon."""
+    c.leaves += 1
+    if game.is_terminal(s):
+        return game.utility(s, 0)
+    c.horizon += 1
+    return _checked_eval(evaluate, game, s)  # type: ignore[arg-type]  # depth limit => evaluate given
+
+
+def _moves(game: Game, s: State) -> Sequence[Move]:
+    moves = game.legal_moves(s)
+    if not moves:
+        raise ValueError(f"{s!r} is not terminal but has no legal moves")
+    return moves
 
 
 # --- minimax ---------------------------------------------------------------------------------
@@ -143,72 +259,88 @@ def minimax(
 
     The definition executed: a terminal position is worth its utility, a position at the
     depth limit its heuristic estimate `evaluate(game, state)`, a MAX position the largest
-    child value, a MIN position the smallest. Every path is searched, so `nodes` is the size
-    of the (depth-limited) game tree: the baseline every refinement is measured against.
+    child value, a MIN position the smallest (ties: the first such move). Every path is
+    searched, so `nodes` is the size of the (depth-limited) tree: the baseline every
+    refinement is measured against.
     """
-    s0 = _root(game, state)
-    depth = _check_depth(depth)
-    evaluate = _check_evaluate(evaluate, depth)
-    c = _Counts()
+    s0, depth = _root(game, state), _check_depth(depth)
+    evaluate, c = _check_evaluate(evaluate, depth), _Counts()
 
-    def value(s: State, d: int | None) -> tuple[float, tuple]:
+    def value(s: State, d: float) -> tuple[float, tuple]:
         c.nodes += 1
         if game.is_terminal(s) or d == 0:
             return _leaf_value(game, s, evaluate, c), ()
-        maximise = game.to_move(s) == 0
-        best, best_pv = None, ()
+        maximise, best = game.to_move(s) == 0, None
         for m in _moves(game, s):
-            v, pv = value(game.play(s, m), None if d is None else d - 1)
-            if best is None or (v > best if maximise else v < best):
-                best, best_pv = v, (m,) + pv
-        return best, best_pv
+            v, pv = value(game.play(s, m), d - 1)
+            if best is None or (v > best[0] if maximise else v < best[0]):
+                best = (v, (m,) + pv)
+        return best  # type: ignore[return-value]  # there was at least one move
 
-    v, pv = value(s0, depth)
+    v, pv = _recursive(lambda: value(s0, INF if depth is None else depth), game)
     return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, horizon=c.horizon, depth=depth)
 
 
-def _leaf_value(game: Game, s: State, evaluate: Evaluate | None, c: _Counts) -> float:
-    """Where the search stops: the utility at the end of the game, else (at the depth limit)
-    the heuristic estimate. Both count as leaves; estimates also count as the horizon."""
-    c.leaves += 1
-    if game.is_terminal(s):
-        return game.utility(s, 0)
-    c.horizon += 1
-    return _checked_eval(evaluate, game, s)
+# --- alpha-beta, as in the textbook ----------------------------------------------------------
 
 
-def _moves(game: Game, s: State) -> Sequence[Move]:
-    moves = game.legal_moves(s)
-    if not moves:
-        raise ValueError(f"{s!r} is not terminal but has no legal moves")
-    return moves
+@guard_depth  # a game deeper than Python's recursion limit gets a clear error
+def textbook_alphabeta(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
+    """Minimax with alpha-beta pruning, nothing else: the value of `state` for player 0.
+
+    alpha is what MAX is already sure of on the path here, beta what MIN is sure of; once
+    they meet, the remaining moves cannot matter above and are skipped. Fail-soft: exact when
+    the true value lies in (alpha, beta), otherwise a bound on the correct side.
+    """
+    if game.is_terminal(state):
+        return game.utility(state, 0)
+    maximise = game.to_move(state) == 0
+    value = -INF if maximise else INF
+    for move in game.legal_moves(state):
+        child = textbook_alphabeta(game, game.play(state, move), alpha, beta)
+        if maximise:
+            value, alpha = max(value, child), max(alpha, child)
+        else:
+            value, beta = min(value, child), min(beta, child)
+        if alpha >= beta:
+            break  # a cut: the other moves cannot change the decision above
+    return value
 
 
 # --- transposition table ---------------------------------------------------------------------
 
 
 class Entry(NamedTuple):
-    """One stored search result: the depth searched, the value and what kind of value it is."""
+    """One stored search result.
 
-    depth: float  # remaining depth searched (inf = to the end)
+    depth: the remaining depth it was searched to (inf = to the end); horizon: whether the
+    search below met the depth limit (then the value is an estimate that holds only for this
+    depth and this `evaluate`; otherwise it holds for any depth >= `depth`).
+    """
+
+    depth: float
     value: float
     flag: str  # EXACT, LOWER (true value >= value) or UPPER (true value <= value)
-    move: Move | None  # best move found, used to order moves next time
+    move: Move | None  # best move found, tried first next time
     pv: tuple
+    horizon: bool = False
+    evaluate: Evaluate | None = None  # the heuristic behind the estimate (None: no estimate used)
 
 
 class TranspositionTable:
-    """Search results by position, with bound flags, so it stays correct under pruning.
+    """Search results by position, flagged by what they prove, so the table never changes a value.
 
     A pruned search often learns only a bound ("at least 0"), so every entry says whether its
-    value is exact, a lower bound or an upper bound. An entry answers a later search of the
-    same position only when it was searched to the same remaining depth (so the table never
-    changes a value); at any depth its best move is tried first (better move ordering).
-    Keep one table per game; it persists across calls, which makes repeated searches cheap.
+    value is exact, a lower bound or an upper bound. An entry built on heuristic estimates
+    answers only a search to the same remaining depth with the same `evaluate`; one whose
+    search reached only ends of the game answers any search at least as deep. At any depth its
+    best move is tried first. A table belongs to one game (equal games share it): it binds to
+    the first game it is used with and refuses another.
     """
 
     def __init__(self) -> None:
         self.entries: dict[State, Entry] = {}
+        self.game: Game | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -219,14 +351,46 @@ class TranspositionTable:
     def get(self, state: State) -> Entry | None:
         return self.entries.get(state)
 
-    def put(self, state: State, entry: Entry) -> None:
-        self.entries[state] = entry
-
     def clear(self) -> None:
+        """Forget every entry and the game."""
         self.entries.clear()
+        self.game = None
+
+    def bind(self, game: Game) -> None:
+        """Use this table for `game`; a table already holding another game's results refuses."""
+        if self.game is None:
+            self.game = game
+        elif self.game is not game and self.game != game:
+            raise ValueError(
+                f"this table holds results for {self.game!r}, not {game!r}; use a new TranspositionTable "
+                f"(or call table.clear()) for another game"
+            )
+
+    def probe(self, s: State, d: float, evaluate: Evaluate | None, a: float, b: float, c: _Counts):
+        """(stored (value, pv) or None, the move to try first, alpha, beta) for `s` at depth `d`.
+
+        A usable entry answers at once if it is exact or its bound closes the window;
+        otherwise its bound narrows the window. Its move is tried first at any depth.
+        """
+        e = self.entries.get(s)
+        if e is None:
+            return None, None, a, b
+        if (e.depth == d and e.evaluate is evaluate) if e.horizon else d >= e.depth:
+            if e.flag == EXACT or (e.flag == LOWER and e.value >= b) or (e.flag == UPPER and e.value <= a):
+                c.hits += 1
+                c.horizon += e.horizon  # an answer built on estimates is an estimate
+                return (e.value, e.pv), e.move, a, b
+            a, b = (max(a, e.value), b) if e.flag == LOWER else (a, min(b, e.value))
+        return None, e.move, a, b
+
+    def store(self, s: State, d: float, value: float, pv: tuple, window: tuple, horizon: bool, evaluate) -> None:
+        """File the result of searching `s` with `window`, flagged by what the fail-soft value
+        proves: <= alpha an upper bound, >= beta a lower bound, else exact."""
+        flag = UPPER if value <= window[0] else LOWER if value >= window[1] else EXACT
+        self.entries[s] = Entry(d, value, flag, pv[0], pv, horizon, evaluate if horizon else None)
 
 
-# --- alpha-beta ------------------------------------------------------------------------------
+# --- alpha-beta, the production version ---------------------------------------------------------
 
 
 def alphabeta(
@@ -238,94 +402,72 @@ def alphabeta(
     table: TranspositionTable | None = None,
     alpha: float = -INF,
     beta: float = INF,
+    observer: Observer | None = None,
 ) -> SearchResult:
     """Minimax with alpha-beta pruning (fail-soft): the same value, far fewer nodes.
 
-    alpha is the value MAX is already sure of on the path to a node, beta the value MIN is
-    sure of. Once a node's value can no longer fall inside (alpha, beta), its remaining moves
-    cannot change the decision above it and are skipped (a cutoff). `order(game, state, moves)`
-    may reorder the moves (good moves first -> earlier cutoffs); `table` remembers results
-    across positions and calls. See the module docstring for what the value means when the
-    window (alpha, beta) is narrower than (-inf, inf).
+    `textbook_alphabeta` plus what a real search needs: a depth limit with `evaluate` at the
+    horizon, `order(game, state, moves)` to try good moves first (earlier cutoffs), a `table`
+    that remembers results across positions and calls, counts, and `observer(step)`, called
+    with a `Step` at every event (enter, leaf, hit, update, cut, return), which the
+    step-by-step views use. See the module docstring for what the value means when the window
+    (alpha, beta) is narrower than (-inf, inf).
     """
-    s0 = _root(game, state)
-    depth = _check_depth(depth)
-    evaluate = _check_evaluate(evaluate, depth)
-    alpha, beta = _check_window(alpha, beta)
-    if order is not None and not callable(order):
-        raise TypeError(f"order must be None or a function order(game, state, moves) -> moves, got {order!r}")
-    if table is not None and not isinstance(table, TranspositionTable):
-        raise TypeError(f"table must be None or a TranspositionTable, got {table!r}")
+    s0, depth = _root(game, state), _check_depth(depth)
+    evaluate, (alpha, beta) = _check_evaluate(evaluate, depth), _check_window(alpha, beta)
+    _check_callable(order, "order", "order(game, state, moves) -> moves")
+    _check_callable(observer, "observer", "observer(step)")
+    if table is not None:
+        if not isinstance(table, TranspositionTable):
+            raise TypeError(f"table must be None or a TranspositionTable, got {table!r}")
+        table.bind(game)
     c = _Counts()
-    v, pv = _alphabeta(game, s0, depth, alpha, beta, evaluate, order, table, c)
-    bound = UPPER if v <= alpha else LOWER if v >= beta else EXACT
-    return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, c.hits, c.horizon, depth, bound)
 
+    def tell(kind: str, s: State, path: tuple, a: float, b: float, v=None, rest: Sequence = ()) -> None:
+        if observer is not None:  # (a few calls per node; cheap when nobody listens)
+            observer(Step(kind, path, a, b, v, tuple(path + (m,) for m in rest), player=game.to_move(s)))
 
-def _alphabeta(game, s0, depth, alpha, beta, evaluate, order, table, c):
-    """The recursive search behind `alphabeta` (fail-soft; counts go into `c`)."""
-    entries = None if table is None else table.entries
-
-    def search(s: State, d: int | None, a: float, b: float) -> tuple[float, tuple]:
+    def search(s: State, path: tuple, d: float, a: float, b: float) -> tuple[float, tuple]:
         c.nodes += 1
+        tell("enter", s, path, a, b)
         if game.is_terminal(s) or d == 0:
-            return _leaf_value(game, s, evaluate, c), ()
-        stored, hint, a, b = _probe(entries, s, d, a, b, c)
-        if stored is not None:
-            return stored
-        a_in, b_in, maximise = a, b, game.to_move(s) == 0
-        best, best_pv = (-INF if maximise else INF), ()
+            v = _leaf_value(game, s, evaluate, c)
+            tell("leaf", s, path, a, b, v)
+            return v, ()
+        hit, hint, a, b = table.probe(s, d, evaluate, a, b, c) if table is not None else (None, None, a, b)
+        if hit is not None:
+            tell("hit", s, path, a, b, hit[0])
+            return hit
+        window, horizon_before, maximise = (a, b), c.horizon, game.to_move(s) == 0
+        best, best_pv = (-INF if maximise else INF), cast(tuple, ())
         moves = _ordered(game, s, order, hint)
         for i, m in enumerate(moves):
-            v, pv = search(game.play(s, m), None if d is None else d - 1, a, b)
-            if maximise and v > best:  # a better move for MAX raises alpha ...
-                best, best_pv, a = v, (m,) + pv, max(a, v)
-            elif not maximise and v < best:  # ... a better move for MIN lowers beta
-                best, best_pv, b = v, (m,) + pv, min(b, v)
+            v, pv = search(game.play(s, m), path + (m,) if observer else path, d - 1, a, b)
+            if v > best if maximise else v < best:
+                best, best_pv = v, (m,) + pv
+            a, b = (max(a, best), b) if maximise else (a, min(b, best))
+            tell("update", s, path, a, b, best)
             if a >= b:  # the window closed: the remaining moves cannot matter above
-                c.cutoffs += i < len(moves) - 1  # count it only if moves were left unexamined
+                if i < len(moves) - 1:
+                    c.cutoffs += 1
+                    tell("cut", s, path, a, b, best, moves[i + 1 :])
                 break
         best_pv = best_pv or (moves[0],)  # every move worth +-inf: keep the first as the move
-        _store(entries, s, d, best, best_pv, a_in, b_in)
+        if table is not None:
+            table.store(s, d, best, best_pv, window, c.horizon > horizon_before, evaluate)
+        tell("return", s, path, a, b, best)
         return best, best_pv
 
-    return search(s0, depth, alpha, beta)
-
-
-def _probe(entries, s, d, a, b, c):
-    """Look `s` up in the table: (stored (value, pv) or None, the move to try first, alpha, beta).
-
-    An entry searched to the same remaining depth `d` answers at once if it is exact, or a
-    bound that already closes the window; otherwise its bound narrows the window. Its move is
-    tried first at any depth.
-    """
-    e = None if entries is None else entries.get(s)
-    if e is None:
-        return None, None, a, b
-    if e.depth == (INF if d is None else d):  # the table stores "to the end" as depth inf
-        if e.flag == EXACT or (e.flag == LOWER and e.value >= b) or (e.flag == UPPER and e.value <= a):
-            c.hits += 1
-            return (e.value, e.pv), e.move, a, b
-        if e.flag == LOWER:
-            a = max(a, e.value)
-        else:
-            b = min(b, e.value)
-    return None, e.move, a, b
-
-
-def _store(entries, s, d, best, best_pv, a_in, b_in):
-    """Remember the result of searching `s` with the window (a_in, b_in), flagged by what it
-    proves (fail-soft): <= a_in an upper bound, >= b_in a lower bound, else exact."""
-    if entries is not None:
-        flag = UPPER if best <= a_in else LOWER if best >= b_in else EXACT
-        entries[s] = Entry(INF if d is None else d, best, flag, best_pv[0], best_pv)
+    v, pv = _recursive(lambda: search(s0, (), INF if depth is None else depth, alpha, beta), game)
+    bound = UPPER if v <= alpha else LOWER if v >= beta else EXACT
+    return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, c.hits, c.horizon, depth, bound)
 
 
 def _ordered(game: Game, s: State, order: Order | None, hint: Move | None) -> Sequence[Move]:
     moves = _moves(game, s)
     if order is not None:
         ordered = list(order(game, s, moves))
-        if order not in _TRUSTED and (len(ordered) != len(moves) or set(ordered) != set(moves)):
+        if len(ordered) != len(moves) or set(ordered) != set(moves):
             raise ValueError(
                 f"order must return the same moves in some order; for {s!r} it turned {list(moves)!r} into {ordered!r}"
             )
@@ -340,6 +482,8 @@ def _ordered(game: Game, s: State, order: Order | None, hint: Move | None) -> Se
 
 def random_order(seed: int | None = None) -> Order:
     """A move order that shuffles the moves (seeded, so every run is the same)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise TypeError(f"seed must be None or a whole number >= 0, got {seed!r}")
     rng = np.random.default_rng(seed)
 
     def order(game: Game, state: State, moves: Sequence[Move]) -> list:
@@ -351,6 +495,7 @@ def random_order(seed: int | None = None) -> Order:
 
 def heuristic_order(evaluate: Evaluate) -> Order:
     """Best-looking moves first: a win at once, then by `evaluate` of the position after the move."""
+    _check_callable(evaluate, "evaluate", "evaluate(game, state) -> number")
 
     def order(game: Game, state: State, moves: Sequence[Move]) -> list:
         sign = 1 if game.to_move(state) == 0 else -1
@@ -365,23 +510,6 @@ def heuristic_order(evaluate: Evaluate) -> Order:
 
     order.__name__ = f"heuristic_order({getattr(evaluate, '__name__', 'evaluate')})"
     return order
-
-
-def lines_order(game: Game, state: Sequence[str], moves: Sequence[int]) -> list:
-    """TicTacToe's classic static order: squares on more lines first (centre 4 lines, corners
-    3, edges 2), computed from the board's lines. Cheap, and it halves alpha-beta's work."""
-    return sorted(moves, key=_LINES_THROUGH.__getitem__)
-
-
-def _lines_through() -> dict[int, int]:
-    from .games.tictactoe import LINES
-
-    counts = {i: sum(i in line for line in LINES) for i in range(9)}
-    return {i: (-counts[i], i) for i in range(9)}  # more lines first, then by square
-
-
-_LINES_THROUGH = _lines_through()
-_TRUSTED = {lines_order}  # library orders that are permutations by construction: not re-checked
 
 
 def oracle_order(game: Game, state: State | None = None) -> Order:
@@ -419,63 +547,24 @@ def iterative_deepening(
     """Alpha-beta to depth 1, 2, 3, ... sharing one table, so each search tries first the
     best moves the previous one found.
 
-    Stops after `max_depth`, or as soon as a search met no depth limit at all (then its value
-    is exact, the same as a search to the end). Without `evaluate` the depth limit counts as
-    0 ("unknown"). Counts in the result are totals over all iterations; `iterations` holds
-    each iteration's own result.
+    Stops after `max_depth`, or as soon as a search met no depth limit at all (no horizon
+    estimate, not even through the table: then its value is exact, the same as a search to
+    the end). Without `evaluate` the depth limit counts as 0 ("unknown"). Counts in the result
+    are totals over all iterations; `iterations` holds each iteration's own result.
     """
-    s0 = _root(game, state)
-    max_depth = _check_depth(max_depth)
-    if table is None:
-        table = TranspositionTable()
+    s0, max_depth = _root(game, state), _check_depth(max_depth)
     evaluate = _no_estimate if evaluate is None else _check_evaluate(evaluate, None)
+    table = TranspositionTable() if table is None else table
     runs: list[SearchResult] = []
-    d = 0
-    while max_depth is None or d < max_depth:
-        d += 1
-        r = alphabeta(game, s0, d, evaluate, order, table)
-        runs.append(r)
-        if r.horizon == 0:
+    while max_depth is None or len(runs) < max_depth:
+        runs.append(alphabeta(game, s0, len(runs) + 1, evaluate, order, table))
+        if runs[-1].horizon == 0:
             break
-    last = runs[-1] if runs else alphabeta(game, s0, 0, evaluate)
-    tot = lambda name: sum(getattr(r, name) for r in runs)
-    return SearchResult(
-        last.value,
-        last.move,
-        last.pv,
-        tot("nodes"),
-        tot("leaves"),
-        tot("cutoffs"),
-        tot("table_hits"),
-        last.horizon,
-        last.depth,
-        last.bound,
-        tuple(runs),
-    )
-
-
-# --- heuristics ------------------------------------------------------------------------------
-
-
-def open_lines(board: Sequence[str], mark: str) -> int:
-    """How many of TicTacToe's 8 lines `mark` could still complete (no opposing mark in them)."""
-    from .games.tictactoe import LINES, O, X
-
-    other = O if mark == X else X
-    return sum(1 for line in LINES if all(board[i] != other for i in line))
-
-
-def h1(game: Game, state: Sequence[str]) -> int:
-    """The seminar's TicTacToe heuristic h1 = open lines for X - open lines for O (X's view)."""
-    from .games.tictactoe import O, X
-
-    return open_lines(state, X) - open_lines(state, O)
-
-
-def h1_scaled(game: Game, state: Sequence[str]) -> float:
-    """h1 / 10: the same order as h1, but strictly between -1 and +1, so a real win (+1) or
-    loss (-1) always counts more than any estimate. Use this one in depth-limited play."""
-    return h1(game, state) / 10
+    if not runs:  # max_depth=0: the estimate of the root itself
+        return alphabeta(game, s0, 0, evaluate)
+    last = runs[-1]
+    total = {k: sum(getattr(r, k) for r in runs) for k in ("nodes", "leaves", "cutoffs", "table_hits")}
+    return replace(last, **total, iterations=tuple(runs))
 
 
 # --- a player --------------------------------------------------------------------------------
@@ -489,7 +578,8 @@ class SearchPlayer:
     `bounds` is the range of the game's utilities, (-1, 1) by the protocol: searches to the
     end start with that window, so a found win stops the search at once and the chosen move
     is still a best one. Pass bounds=None for games with other payoffs (e.g. `TreeGame`).
-    Ties go to the first move found.
+    Ties go to the first move found. The table is kept for the last game played (equal
+    games share it); another game gets a fresh one.
     """
 
     def __init__(
@@ -504,28 +594,28 @@ class SearchPlayer:
         if self.depth == 0:
             raise ValueError("a player needs depth >= 1 (or None to search to the end); depth 0 sees no move")
         self.evaluate = _check_evaluate(evaluate, self.depth)
-        if order is not None and not callable(order):
-            raise TypeError(f"order must be None or a function order(game, state, moves) -> moves, got {order!r}")
+        self.order = _check_callable(order, "order", "order(game, state, moves) -> moves")
         if bounds is not None:
             if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
                 raise TypeError(f"bounds must be None or (lowest utility, highest utility), got {bounds!r}")
             bounds = _check_window(*bounds)
-        self.order, self.bounds = order, bounds
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name must be None or a string, got {name!r}")
+        self.bounds = bounds
         self.name = name or ("perfect (alpha-beta)" if depth is None else f"alpha-beta depth {depth}")
-        self._tables: dict[int, tuple[Game, TranspositionTable]] = {}
+        self._table = TranspositionTable()
         self.last: SearchResult | None = None
 
     def table(self, game: Game) -> TranspositionTable:
-        """This player's table for `game` (one per game object)."""
-        entry = self._tables.get(id(game))
-        if entry is None or entry[0] is not game:
-            entry = self._tables[id(game)] = (game, TranspositionTable())
-        return entry[1]
+        """This player's table for `game` (a fresh one when `game` differs from the last game)."""
+        if self._table.game is not None and self._table.game is not game and self._table.game != game:
+            self._table = TranspositionTable()
+        return self._table
 
     def search(self, game: Game, state: State) -> SearchResult:
         """The search behind the next move (also kept in `self.last`)."""
         use_bounds = self.depth is None and self.bounds is not None
-        alpha, beta = self.bounds if use_bounds else (-INF, INF)
+        alpha, beta = self.bounds if use_bounds else (-INF, INF)  # type: ignore[misc]
         r = alphabeta(game, state, self.depth, self.evaluate, self.order, self.table(game), alpha, beta)
         if use_bounds and not alpha <= r.value <= beta:
             raise ValueError(
@@ -545,25 +635,6 @@ AlphaBetaPlayer = SearchPlayer
 
 
 # --- a recorded alpha-beta run (the model behind the stepper widget) ------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    """One event of a recorded alpha-beta run.
-
-    kind: 'enter' (a node is reached with its window), 'leaf' (a position is evaluated),
-    'update' (a child's value came back and the node's alpha or beta may have moved),
-    'cut' (the remaining moves are skipped), 'return' (the node's value goes up).
-    node: the path of moves from the root. pruned: for 'cut', the paths of the skipped children.
-    """
-
-    kind: str
-    node: tuple
-    alpha: float
-    beta: float
-    value: float | None = None
-    pruned: tuple = ()
-    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -588,6 +659,27 @@ def _fmt(x: float) -> str:
     return "+inf" if x == INF else "-inf" if x == -INF else f"{x:g}"
 
 
+def _explain(st: Step) -> str:
+    """A sentence for each step of the stepper."""
+    where, who = st.node or "the root", ("MAX", "MIN")[st.player]
+    v = "" if st.value is None else f"{st.value:g}"
+    if st.kind == "enter":
+        return f"enter {where}: alpha={_fmt(st.alpha)}, beta={_fmt(st.beta)}"
+    if st.kind == "leaf":
+        return f"leaf {st.node}: value {v}"
+    if st.kind == "hit":
+        return f"{where}: the table already knows the value {v}"
+    if st.kind == "update":
+        return f"{who} node {st.node or 'root'} has seen {v}: alpha={_fmt(st.alpha)}, beta={_fmt(st.beta)}"
+    if st.kind == "cut":
+        if st.player == 0:
+            why = f"MAX can get {v} here, but MIN already has a move above worth only beta={_fmt(st.beta)}"
+        else:
+            why = f"MIN can hold this node to {v}, but MAX already has a move above worth alpha={_fmt(st.alpha)}"
+        return f"cut {len(st.pruned)} move(s): {why}, so play never reaches this node"
+    return f"{where} returns {v}"
+
+
 def trace_alphabeta(
     game: Game,
     state: State | None = None,
@@ -595,69 +687,22 @@ def trace_alphabeta(
     evaluate: Evaluate | None = None,
     order: Order | None = None,
 ) -> AlphaBetaTrace:
-    """Run fail-soft alpha-beta (no table) and record every step with its alpha and beta.
+    """Run `alphabeta` (no table) with an observer that records every step, and explain each.
 
-    The same algorithm as `alphabeta`, instrumented; meant for small trees that a person
-    steps through. Nodes are named by the path of moves from the root.
+    Meant for small trees that a person steps through; nodes are named by the path of moves
+    from the root.
     """
-    s0 = _root(game, state)
-    depth = _check_depth(depth)
-    evaluate = _check_evaluate(evaluate, depth)
-    c = _Counts()
     steps: list[Step] = []
-    who = ("MAX", "MIN")
+    result = alphabeta(game, state, depth, evaluate, order, observer=steps.append)
+    return AlphaBetaTrace(tuple(replace(st, text=_explain(st)) for st in steps), result)
 
-    def search(s, path, d, a, b):
-        c.nodes += 1
-        steps.append(Step("enter", path, a, b, text=f"enter {path or 'the root'}: alpha={_fmt(a)}, beta={_fmt(b)}"))
-        if game.is_terminal(s) or d == 0:
-            c.leaves += 1
-            v = game.utility(s, 0) if game.is_terminal(s) else _checked_eval(evaluate, game, s)
-            c.horizon += 0 if game.is_terminal(s) else 1
-            steps.append(Step("leaf", path, a, b, v, text=f"leaf {path}: value {v:g}"))
-            return v, ()
-        moves = _ordered(game, s, order, None)
-        maximise = game.to_move(s) == 0
-        best, best_pv = (-INF if maximise else INF), ()
-        for i, m in enumerate(moves):
-            v, pv = search(game.play(s, m), path + (m,), None if d is None else d - 1, a, b)
-            if (v > best) if maximise else (v < best):
-                best, best_pv = v, (m,) + pv
-            if maximise:
-                a = max(a, best)
-            else:
-                b = min(b, best)
-            steps.append(
-                Step(
-                    "update",
-                    path,
-                    a,
-                    b,
-                    best,
-                    text=f"{who[game.to_move(s)]} node {path or 'root'} has seen {best:g}: "
-                    f"alpha={_fmt(a)}, beta={_fmt(b)}",
-                )
-            )
-            if a >= b and i + 1 < len(moves):
-                c.cutoffs += 1
-                rest = tuple(path + (r,) for r in moves[i + 1 :])
-                if maximise:
-                    why = (
-                        f"MAX can get {best:g} here, but MIN already has a move above worth only "
-                        f"beta={_fmt(b)}, so MIN never lets play reach this node"
-                    )
-                else:
-                    why = (
-                        f"MIN can hold this node to {best:g}, but MAX already has a move above worth "
-                        f"alpha={_fmt(a)}, so MAX never lets play reach this node"
-                    )
-                steps.append(Step("cut", path, a, b, best, rest, text=f"cut {len(rest)} move(s): {why}"))
-                break
-            if a >= b:
-                break
-        steps.append(Step("return", path, a, b, best, text=f"{path or 'the root'} returns {best:g}"))
-        return best, best_pv
 
-    v, pv = search(s0, (), depth, -INF, INF)
-    result = SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, 0, c.horizon, depth)
-    return AlphaBetaTrace(tuple(steps), result)
+# --- old homes of TicTacToe's specifics (they live in gamekit.games.tictactoe now) -------------
+
+
+def __getattr__(name: str) -> Any:  # ALIAS: remove once gamekit.arena imports them from the game
+    if name in ("h1", "h1_scaled", "lines_order", "open_lines"):
+        import importlib
+
+        return getattr(importlib.import_module("gamekit.games.tictactoe"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

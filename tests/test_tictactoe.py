@@ -8,8 +8,9 @@ import pytest
 
 from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, reachable_positions, tournament, winner
 from gamekit.counting import count_outcomes, outcome_probabilities
-from gamekit.games.tictactoe import board_from_string, board_text, seed_encoding, seed_winner, seed_x_to_move
+from gamekit.games.tictactoe import board_from_string, board_text
 from gamekit.players import LossAversePlayer, RawCountPlayer
+from gamekit.sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from gamekit.views.tictactoe import (
     TicTacToePlay,
     board_html,
@@ -25,27 +26,46 @@ GAME = TicTacToe()
 POSITIONS = sorted(reachable_positions(GAME))
 
 
-def test_seed_encoding_detects_the_same_winner_and_turn_everywhere():
+def test_source_encoding_detects_the_same_winner_and_turn_everywhere():
     for board in POSITIONS:
-        cells = seed_encoding(board)
-        assert seed_winner(cells) == winner(board)
-        assert seed_x_to_move(cells) == (GAME.to_move(board) == 0)
+        cells = source_encoding(board)
+        assert source_winner(cells) == winner(board)
+        assert source_x_to_move(cells) == (GAME.to_move(board) == 0)
         assert (sum(cells) == 21) == ("." not in board)
 
 
 def test_seed_text_value_two_for_o_would_break_both_tests():
-    wrong_win = [b for b in POSITIONS if seed_winner(seed_encoding(b, o_value=2), o_value=2) != winner(b)]
+    wrong_win = [b for b in POSITIONS if source_winner(source_encoding(b, o_value=2), o_value=2) != winner(b)]
     assert wrong_win, "with O = 2 some board should be misjudged"
-    assert all(seed_winner(seed_encoding(b, 2), 2) == "X" for b in wrong_win[:20])
-    wrong_turn = [b for b in POSITIONS if seed_x_to_move(seed_encoding(b, 2)) != (GAME.to_move(b) == 0)]
+    assert all(source_winner(source_encoding(b, 2), 2) == "X" for b in wrong_win[:20])
+    wrong_turn = [b for b in POSITIONS if source_x_to_move(source_encoding(b, 2)) != (GAME.to_move(b) == 0)]
     assert wrong_turn
 
 
-def test_seed_encoding_refuses_bad_boards():
+def test_source_encoding_refuses_bad_boards():
     with pytest.raises(ValueError):
-        seed_encoding(("X",) * 8)
+        source_encoding(("X",) * 8)
     with pytest.raises(ValueError):
-        seed_encoding(tuple("XO.XO.XOZ"))
+        source_encoding(tuple("XO.XO.XOZ"))
+    for bad in (True, 2.0, "4", None):
+        with pytest.raises(TypeError, match="o_value"):
+            source_encoding(GAME.initial_state(), o_value=bad)
+    with pytest.raises(ValueError, match="o_value"):
+        source_winner((0,) * 9, o_value=1)
+    with pytest.raises(ValueError, match="nine cells"):
+        source_x_to_move((0,) * 8)
+
+
+def test_old_seed_names_are_aliases_of_the_source_functions():
+    import gamekit
+
+    assert gamekit.seed_encoding is source_encoding and gamekit.seed_winner is source_winner
+    assert gamekit.seed_x_to_move is source_x_to_move
+
+
+def test_games_built_alike_are_equal():
+    assert TicTacToe() == TicTacToe() and hash(TicTacToe()) == hash(TicTacToe())
+    assert TicTacToe("X........") != TicTacToe() and TicTacToe() != object()
 
 
 def test_game_protocol_basics_and_errors():

@@ -10,6 +10,7 @@ utility is its value for player 0 (and minus that for player 1), so values need 
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,10 +41,25 @@ class TreeGame:
     def __init__(self, tree: Sequence):
         if not isinstance(tree, (list, tuple)):
             raise TypeError(f"the tree must be a list of subtrees, got {tree!r}")
-        self.tree = _check_tree(tree)
+        try:
+            self.tree = _check_tree(tree)
+        except RecursionError:
+            raise ValueError(
+                f"the tree is nested deeper than Python's recursion limit ({sys.getrecursionlimit()}); "
+                f"a written-out tree should be small"
+            ) from None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.nested()!r})"
+
+    def __eq__(self, other: object) -> bool:  # games built alike are equal (tables may be shared)
+        return isinstance(other, TreeGame) and type(other) is type(self) and other._key() == self._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> Any:
+        return self.tree
 
     def node(self, state: tuple) -> Any:
         t = self.tree
@@ -109,14 +125,27 @@ class RandomTree(TreeGame):
                 raise TypeError(f"{name} must be a whole number >= {low}, got {x!r}")
             if x < low:
                 raise ValueError(f"{name} must be a whole number >= {low}, got {x!r}")
-        if branching**depth > 5_000_000:
-            raise ValueError(f"branching**depth = {branching**depth:,} leaves is too many (at most 5,000,000)")
-        self.branching, self.depth, self.seed = int(branching), int(depth), seed
-        values = np.random.default_rng(seed).permutation(self.branching**self.depth)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+            raise TypeError(f"seed must be None or a whole number >= 0, got {seed!r}")
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed must be None or a whole number >= 0, got {seed!r}")
+        if int(depth) > 100_000 or int(branching) ** int(depth) > 5_000_000:
+            raise ValueError(
+                f"branching**depth = {branching}**{depth} leaves is too many (at most 5,000,000, depth at most 100,000)"
+            )
+        self.branching, self.depth = int(branching), int(depth)
+        self.seed = None if seed is None else int(seed)
+        values = np.random.default_rng(self.seed).permutation(self.branching**self.depth)
         self.values = values.astype(float)
+        self._hash_key: tuple | None = None
 
     def __repr__(self) -> str:
         return f"RandomTree(branching={self.branching}, depth={self.depth}, seed={self.seed})"
+
+    def _key(self) -> Any:  # the leaf values decide the game (seed=None trees differ by them)
+        if self._hash_key is None:
+            self._hash_key = (self.branching, self.depth, self.values.tobytes())
+        return self._hash_key
 
     def _index(self, state: tuple) -> int:
         i = 0

@@ -3,7 +3,9 @@ the move minimax picks (red edges), pruned branches greyed out, TicTacToe positi
 little boards, and an alpha-beta run step by step (a widget with Next / Back, and the same
 steps as a static sequence of figures for slides).
 
-The models are pure (`build_tree`, `gamekit.search.trace_alphabeta`); this module only draws.
+The models are pure (`build_tree` here, `gamekit.search.trace_alphabeta`, which records the
+one `alphabeta` through its observer hook); this module only draws. Default sizes suit a
+slide: figures about 11 inches wide, text 14 pt.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
 from ..protocol import Game, State, check_game
-from ..search import INF, AlphaBetaTrace, Evaluate, minimax
+from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
 
@@ -54,14 +56,19 @@ def build_tree(
     depth: int | None = None,
     evaluate: Evaluate | None = None,
     same: Callable[[State], Any] | None = None,
-    values: bool = True,
+    values: bool | Callable[[State], float] = True,
+    order: Order | None = None,
+    keep: Callable[[tuple], bool] | None = None,
 ) -> TreeNode:
     """The game tree below `state`, `depth` plies deep, with minimax values at every node.
 
     `same(state)` maps positions to a key (e.g. TicTacToe's `canonical`); children with the
     same key are drawn once (the seminar's "reduced by symmetry"); `multiplicity` counts them.
-    Values come from `gamekit.search.minimax` (with `evaluate` at the depth limit). Meant for
-    trees of at most a few dozen nodes.
+    `order(game, state, moves)` sets the order of the children (left to right); `keep(path)`
+    may leave out subtrees to draw an excerpt (a node's value is still that of its whole
+    subtree). Values come from `gamekit.search.minimax` (with `evaluate` at the depth limit),
+    or from `values(state)` when `values` is a function (e.g. exact values from `solve`).
+    Meant for trees of at most a few dozen nodes.
     """
     check_game(game)
     root_state = game.initial_state() if state is None else state
@@ -69,12 +76,17 @@ def build_tree(
     def grow(s: State, path: tuple, d: int | None) -> TreeNode:
         term = game.is_terminal(s)
         node = TreeNode(path, s, game.to_move(s), term)
-        if values:
+        if callable(values):
+            node.value = values(s)
+        elif values:
             node.value = minimax(game, s, d, evaluate).value
         if term or d == 0:
             return node
         seen: dict[Any, TreeNode] = {}
-        for m in game.legal_moves(s):
+        moves = game.legal_moves(s) if order is None else order(game, s, game.legal_moves(s))
+        for m in moves:
+            if keep is not None and not keep(path + (m,)):
+                continue
             child = game.play(s, m)
             key = same(child) if same else (m,)
             if key in seen:
@@ -154,14 +166,16 @@ def draw_tree(
     ax=None,
     boards: bool = False,
     title: str | None = None,
-    best: bool = True,
+    best: bool | str = True,
     value_fmt: Callable[[float], str] = _fmt,
     node_size: float = 0.75,
-    figsize: tuple = (8, 4.5),
+    figsize: tuple = (11, 5.5),
+    fontsize: float = 14,
 ):
     """Draw a tree built by `build_tree`: values under the nodes, MAX/MIN markers, and (with
-    `best`) the moves that minimax chooses in red. With `boards`, states are TicTacToe boards
-    drawn as little boards. Returns the figure."""
+    `best`) the moves that minimax chooses in red: every best move, or with best="first"
+    only the first best move of each node (ties broken as the search breaks them). With
+    `boards`, states are TicTacToe boards drawn as little boards. Returns the figure."""
     gap = 1.7 if boards else 1.0
     pos = _layout(root, gap)
     if ax is None:
@@ -169,15 +183,16 @@ def draw_tree(
     fig = ax.figure
     for n in root.walk():
         x0, y0 = pos[n.path]
+        firsts = [ch for ch in n.children if ch.value is not None and ch.value == n.value][:1]
         for ch in n.children:
             x1, y1 = pos[ch.path]
-            chosen = best and ch.value is not None and ch.value == n.value
+            chosen = best and ch.value is not None and ch.value == n.value and (best != "first" or ch in firsts)
             ax.plot([x0, x1], [y0, y1], color=RED if chosen else BLACK, lw=2.2 if chosen else 0.8, zorder=1)
     for n in root.walk():
         x, y = pos[n.path]
         label_x, ha, va = x, "center", "top"
         if boards:
-            draw_mini_board(ax, n.state, x, y, node_size)
+            draw_mini_board(ax, n.state, x, y, node_size, mark_size=fontsize * 0.8)
             label_y = y - node_size / 2 - 0.05
             if n.children:  # inner node: value to the right, clear of the edges below
                 label_x, label_y, ha, va = x + node_size / 2 + 0.08, y, "left", "center"
@@ -190,7 +205,7 @@ def draw_tree(
         )
         txt = "\n".join(parts)
         if txt:
-            ax.text(label_x, label_y, txt, ha=ha, va=va, fontsize=9, zorder=6, linespacing=0.9)
+            ax.text(label_x, label_y, txt, ha=ha, va=va, fontsize=fontsize, zorder=6, linespacing=0.9)
     depth = max(len(p) for p in pos)
     for d in range(depth + 1):
         mover = next(n.to_move for n in root.walk() if len(n.path) == d)
@@ -200,14 +215,14 @@ def draw_tree(
             if d < depth or not all(n.terminal for n in root.walk() if len(n.path) == d)
             else f"depth {d}"
         )
-        ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=9, color="#555")
+        ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=fontsize * 0.9, color="#555")
     xs = [p[0] for p in pos.values()]
     ax.set_xlim(min(xs) - (2.6 if boards else 2.2), max(xs) + 0.7)
     ax.set_ylim(-gap * depth - (1.1 if boards else 0.85), 0.6)
     ax.set_aspect("equal" if boards else "auto")
     ax.axis("off")
     if title:
-        ax.set_title(title, fontsize=11)
+        ax.set_title(title, fontsize=fontsize)
     return fig
 
 
@@ -219,7 +234,7 @@ def draw_alphabeta_step(
     tree: TreeNode,
     k: int,
     ax=None,
-    figsize=(8, 4.2),
+    figsize=(11, 5.5),
     scale: float = 1.0,
     caption_width: int = 85,
 ):
@@ -258,14 +273,14 @@ def draw_alphabeta_step(
             [x],
             [y],
             marker=marker,
-            s=420 * scale**2,
+            s=600 * scale**2,
             color=face,
             zorder=3,
             linewidths=1.4,
             edgecolor=GREY if (grey or not visited) else BLACK,
         )
         below = dict(
-            xy=(x, y), xytext=(0, -13 * scale), textcoords="offset points", ha="center", va="top", fontsize=12 * scale
+            xy=(x, y), xytext=(0, -15 * scale), textcoords="offset points", ha="center", va="top", fontsize=15 * scale
         )  # offsets in points: clear of the marker at any figure size
         if n.terminal:
             shown = n.value if (visited or grey) else None
@@ -278,11 +293,11 @@ def draw_alphabeta_step(
                 ax.annotate(
                     text,
                     xy=(x, y),
-                    xytext=(dx * scale, 4 * scale),
+                    xytext=(dx * scale * 1.2, 5 * scale),
                     textcoords="offset points",
                     ha=ha,
                     va="center",
-                    fontsize=11 * scale,
+                    fontsize=14 * scale,
                     color=colour,
                 )
     xs = [p[0] for p in pos.values()]
@@ -290,8 +305,8 @@ def draw_alphabeta_step(
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(-depth - 0.6, 0.5)
     ax.axis("off")
-    ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=12 * scale, loc="left")
-    _wrap_caption(ax, current.text, caption_width, 10.5 * scale)
+    ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=15 * scale, loc="left")
+    _wrap_caption(ax, current.text, caption_width, 14 * scale)
     return fig
 
 
@@ -320,13 +335,13 @@ def alphabeta_figures(trace: AlphaBetaTrace, tree: TreeNode, kinds: Sequence[str
 
 
 def draw_alphabeta_storyboard(
-    trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int], ncols: int = 2, figsize=(8.5, 6)
+    trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int], ncols: int = 2, figsize=(12, 8.5)
 ):
     """Several steps of the run in one figure (a grid), for a single slide."""
     rows = (len(steps) + ncols - 1) // ncols
     fig, axes = plt.subplots(rows, ncols, figsize=figsize, squeeze=False)
     for ax, k in zip(axes.flat, steps):
-        draw_alphabeta_step(trace, tree, k, ax=ax, scale=0.8, caption_width=55)
+        draw_alphabeta_step(trace, tree, k, ax=ax, scale=1.0, caption_width=50)
     for ax in list(axes.flat)[len(steps) :]:
         ax.axis("off")
     fig.tight_layout()
