@@ -150,36 +150,43 @@ def _check_inputs(
     return names, np.array(rows, float).reshape(-1, 3)
 
 
-def _design(n: int, res: np.ndarray, draws: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Group the games by pair: V[p, k] is the linear predictor's coefficient vector of outcome k
-    (i wins, j wins, draw) for pair p, C[p, k] the count of that outcome, with davidson whether ν
-    is a parameter (the last coordinate of the parameter vector)."""
+def _group(res: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The pairs that met (i < j), and for every game its category 3·pair + outcome, where the
+    outcome is 0 (the lower index won), 1 (the higher index won) or 2 (a draw)."""
     i = np.minimum(res[:, 0], res[:, 1]).astype(int)
     j = np.maximum(res[:, 0], res[:, 1]).astype(int)
     s_low = np.where(res[:, 0] < res[:, 1], res[:, 2], 1 - res[:, 2])  # score of the lower index
     pairs = sorted(set(zip(i.tolist(), j.tolist())))
     index = {p: k for k, p in enumerate(pairs)}
-    P = len(pairs)
-    wins_i, wins_j, draws_ij = np.zeros(P), np.zeros(P), np.zeros(P)
     pk = np.array([index[p] for p in zip(i.tolist(), j.tolist())], int).reshape(-1)
-    np.add.at(wins_i, pk, s_low == 1)
-    np.add.at(wins_j, pk, s_low == 0)
-    np.add.at(draws_ij, pk, s_low == 0.5)
-    davidson = draws == "davidson" and draws_ij.sum() > 0
-    d = n + (1 if davidson else 0)
-    K = 3 if davidson else 2
+    outcome = np.where(s_low == 1, 0, np.where(s_low == 0, 1, 2))
+    return pairs, 3 * pk + outcome
+
+
+def _design(
+    n: int, pairs: list[tuple[int, int]], counts: np.ndarray, draws: str
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """V[p, k] is the linear predictor's coefficient vector of outcome k (i wins, j wins, draw)
+    for pair p, C[p, k] the count of that outcome (counts[p] = wins of i, wins of j, draws), and
+    whether ν is a parameter (the last coordinate of the parameter vector)."""
+    P = len(pairs)
+    davidson = draws == "davidson" and counts[:, 2].sum() > 0
+    d, K = (n + 1, 3) if davidson else (n, 2)
     V = np.zeros((P, K, d))
-    C = np.zeros((P, K))
-    for p, (a, b) in enumerate(pairs):
-        V[p, 0, a] = 1.0
-        V[p, 1, b] = 1.0
+    if P:
+        a = np.array([p[0] for p in pairs])
+        b = np.array([p[1] for p in pairs])
+        V[np.arange(P), 0, a] = 1.0
+        V[np.arange(P), 1, b] = 1.0
         if davidson:
-            V[p, 2, a] = V[p, 2, b] = 0.5
-            V[p, 2, n] = 1.0  # + ln ν
-            C[p] = wins_i[p], wins_j[p], draws_ij[p]
-        else:  # Bradley–Terry; with draws="half" a draw is half a win for each side
-            C[p] = wins_i[p] + draws_ij[p] / 2, wins_j[p] + draws_ij[p] / 2
-    return V, C, draws_ij, davidson
+            V[np.arange(P), 2, a] = 0.5
+            V[np.arange(P), 2, b] = 0.5
+            V[:, 2, n] = 1.0  # + ln ν
+    if davidson:
+        C = counts.astype(float)
+    else:  # Bradley–Terry; with draws="half" a draw is half a win for each side
+        C = counts[:, :2] + counts[:, 2:3] / 2
+    return V, C, davidson
 
 
 def _objective(
@@ -191,9 +198,11 @@ def _objective(
     pi = np.exp(eta - lse[:, None])
     N = C.sum(axis=1)
     f = float((C * eta).sum() - (N * lse).sum())
-    mean = np.einsum("pk,pkd->pd", pi, V)
-    g = np.einsum("pk,pkd->d", C, V) - N @ mean
-    H = -(np.einsum("p,pk,pkd,pke->de", N, pi, V, V) - np.einsum("p,pd,pe->de", N, mean, mean))
+    P, K, d = V.shape
+    flat = V.reshape(P * K, d)
+    mean = (pi[:, :, None] * V).sum(axis=1)  # (P, d): expected coefficient vector per pair
+    g = C.reshape(-1) @ flat - N @ mean
+    H = -((flat * (N[:, None] * pi).reshape(-1, 1)).T @ flat - (mean * N[:, None]).T @ mean)
     if prior > 0:  # prior/2 virtual wins and prior/2 virtual losses against strength 1 (rating 0)
         th = x[:n]
         f += prior / 2 * float(np.sum(th - 2 * np.logaddexp(0.0, th)))
@@ -299,15 +308,24 @@ def fit_ratings(
     gradient below 1e-9 (tests compare it with scipy.optimize.minimize).
     """
     names, res = _check_inputs(names, results, prior, draws, anchor)
+    elo, nu, f, _ = _fit(names, res, prior, draws, anchor)
+    return Ratings(names, tuple(float(e) for e in elo), None, None, f, nu)
+
+
+def _fit(
+    names: tuple[str, ...], res: np.ndarray, prior: float, draws: str, anchor: str | None
+) -> tuple[np.ndarray, float | None, float, np.ndarray]:
     n = len(names)
-    V, C, _, davidson = _design(n, res, draws)
-    if draws == "davidson" and len(res) and not (C[:, :2].sum() > 0):
+    pairs, cat = _group(res)
+    counts = np.bincount(cat, minlength=3 * len(pairs)).reshape(-1, 3)
+    V, C, davidson = _design(n, pairs, counts, draws)
+    if draws == "davidson" and len(res) and not (counts[:, :2].sum() > 0):
         raise ValueError("every game was a draw: Davidson's draw parameter has no finite maximum")
     if prior == 0:
         _check_connected(n, res)
     x, f = _maximise(V, C, n, float(prior))
     elo, nu = _to_ratings(names, x, f, davidson, draws, anchor)
-    return Ratings(names, tuple(float(e) for e in elo), None, None, f, nu)
+    return elo, nu, f, x
 
 
 def bootstrap_ratings(
@@ -332,22 +350,30 @@ def bootstrap_ratings(
     reps = _check_count(reps, "reps", minimum=2)
     seed = _check_count(seed, "seed", minimum=0)
     level = _check_confidence(confidence)
-    base = fit_ratings(names, results, prior=prior, draws=draws, anchor=anchor)
     names_t, res = _check_inputs(names, results, prior, draws, anchor)
+    elo, nu, f, x_all = _fit(names_t, res, prior, draws, anchor)
     n, m = len(names_t), len(res)
+    pairs, cat = _group(res)
+    designs = {}  # the design depends only on whether the sample has draws
     rng = np.random.default_rng(seed)
     samples = np.empty((reps, n))
     for r in range(reps):
-        pick = res[rng.integers(0, m, size=m)] if m else res
-        V, C, _, davidson = _design(n, pick, draws)
-        if draws == "davidson" and m and not (C[:, :2].sum() > 0):
+        pick = rng.integers(0, m, size=m) if m else np.zeros(0, int)
+        counts = np.bincount(cat[pick], minlength=3 * len(pairs)).reshape(-1, 3)
+        if draws == "davidson" and m and not counts[:, :2].sum() > 0:
             raise ValueError("a bootstrap sample had only draws; too few decisive games for intervals")
         if prior == 0:
-            _check_connected(n, pick)
-        x, f = _maximise(V, C, n, float(prior))
-        samples[r], _ = _to_ratings(names_t, x, f, davidson, draws, anchor)
+            _check_connected(n, res[pick])
+        key = bool(counts[:, 2].sum() > 0)
+        if key not in designs:
+            designs[key] = _design(n, pairs, counts, draws)
+        V, _, davidson = designs[key]
+        C = counts.astype(float) if davidson else counts[:, :2] + counts[:, 2:3] / 2
+        x0 = x_all if len(x_all) == V.shape[2] else x_all[:n]  # start at the fit to all games
+        x, fr = _maximise(V, C, n, float(prior), x0)
+        samples[r], _ = _to_ratings(names_t, x, fr, davidson, draws, anchor)
     q = np.quantile(samples, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    return Ratings(base.names, base.elo, tuple(map(float, q[0])), tuple(map(float, q[1])), base.loglik, base.draw)
+    return Ratings(names_t, tuple(map(float, elo)), tuple(map(float, q[0])), tuple(map(float, q[1])), f, nu)
 
 
 # --- how many games? ---------------------------------------------------------------------------
