@@ -1,0 +1,167 @@
+"""`python -m gamekit.tournament`: validate submissions, run, resume and report a class tournament.
+
+    python -m gamekit.tournament validate submissions/ --game tictactoe
+    python -m gamekit.tournament run submissions/ --game tictactoe --db class.sqlite --starts 4 --seed 1
+    python -m gamekit.tournament resume --db class.sqlite
+    python -m gamekit.tournament report --db class.sqlite --out leaderboard/
+
+`run` and `resume` play on this machine's cores, or on a Dask cluster with
+`--scheduler tcp://HOST:8786`. A stopped run (Ctrl-C, a crash) continues with `resume`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .games import GAMES
+from .html import write_report
+from .results import Results
+from .runner import Tournament
+from .sandbox import Limits
+from .schedule import FORMATS
+
+
+def _param(text: str) -> tuple[str, Any]:
+    """KEY=VALUE with VALUE as JSON (numbers, lists) or, failing that, text."""
+    import json
+
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"a game parameter is KEY=VALUE, e.g. piles=[3,5,7]; got {text!r}")
+    key, value = text.split("=", 1)
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(
+        move_seconds=args.move_time,
+        bank_seconds=args.bank,
+        startup_seconds=args.startup,
+        memory_mb=args.memory_mb,
+        output_kb=args.output_kb,
+    )
+
+
+def _add_setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("agents", nargs="+", help="submission files (.py) or folders of them")
+    p.add_argument("--game", default="tictactoe", choices=sorted(GAMES), help="the game (default: tictactoe)")
+    p.add_argument("--param", action="append", type=_param, default=[], help="a game parameter KEY=VALUE (JSON)")
+    p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
+    p.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
+    p.add_argument("--bank", type=float, default=2.0, help="extra seconds per game for slow moves (default 2)")
+    p.add_argument("--startup", type=float, default=5.0, help="seconds to load an agent (default 5)")
+    p.add_argument("--memory-mb", type=float, default=256.0, help="memory an agent may allocate (default 256)")
+    p.add_argument("--output-kb", type=int, default=256, help="largest output or file an agent may write")
+
+
+def _add_running(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--workers", type=int, default=None, help="games played at once (default: one per core)")
+    p.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:8786 (default: this machine)")
+    p.add_argument("--report", default=None, help="write the leaderboard to this folder when done")
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m gamekit.tournament", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("validate", help="check submissions: load each and play its validation games")
+    _add_setup(v)
+    v.add_argument("--workers", type=int, default=None)
+    r = sub.add_parser("run", help="create a tournament in --db and play it")
+    _add_setup(r)
+    r.add_argument("--db", required=True, help="the tournament's SQLite file (must not exist yet)")
+    r.add_argument("--format", default="round-robin", choices=FORMATS)
+    r.add_argument("--gauntlet", nargs="*", default=[], help="the fixed opponents of a gauntlet (files)")
+    r.add_argument("--starts", type=int, default=2, help="start positions per pairing, each played twice (default 2)")
+    _add_running(r)
+    s = sub.add_parser("resume", help="play the games of --db that are not stored yet")
+    s.add_argument("--db", required=True)
+    _add_running(s)
+    p = sub.add_parser("report", help="write the leaderboard (HTML), ratings and game records")
+    p.add_argument("--db", required=True)
+    p.add_argument("--out", required=True, help="folder for leaderboard.html, ratings.json, games/")
+    p.add_argument("--reps", type=int, default=200, help="bootstrap repetitions (default 200)")
+    return ap
+
+
+def _progress(total: int) -> Any:
+    done = [0]
+
+    def show(record: dict[str, Any]) -> None:
+        done[0] += 1
+        note = (
+            f" forfeit by {record['agents'][record['forfeit']]}: {record['reason']}"
+            if record["forfeit"] is not None
+            else ""
+        )
+        print(f"[{done[0]}/{total}] {record['id']}{note}", flush=True)
+
+    return show
+
+
+def _play(t: Tournament, args: argparse.Namespace) -> int:
+    t.validate(args.workers, args.scheduler)
+    for e in t.entrants():
+        print(f"{e.status:>8}  {e.id}  {e.name}" + (f"  — {e.reason}" if e.reason else ""))
+    todo = len(t.remaining())
+    print(f"{todo} games to play", flush=True)
+    t.run(args.workers, args.scheduler, progress=_progress(todo))
+    results = Results(t)
+    print(results.table())
+    if args.report:
+        print("leaderboard:", write_report(results, args.report))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "validate":
+        with tempfile.TemporaryDirectory() as tmp:
+            t = Tournament(
+                Path(tmp) / "validate.sqlite",
+                args.agents,
+                args.game,
+                dict(args.param),
+                1,
+                args.seed,
+                limits=_limits(args),
+            )
+            entrants = t.validate(args.workers)
+            t.close()
+        for e in entrants:
+            print(f"{e.status:>8}  {e.id}  {e.name}" + (f"  — {e.reason}" if e.reason else ""))
+        return 0 if all(e.status == "accepted" for e in entrants) else 1
+    if args.command == "run":
+        if Path(args.db).exists():
+            print(
+                f"{args.db} exists: use `resume --db {args.db}` to continue it, or choose a new file", file=sys.stderr
+            )
+            return 2
+        t = Tournament(
+            args.db,
+            args.agents,
+            args.game,
+            dict(args.param),
+            args.starts,
+            args.seed,
+            args.format,
+            args.gauntlet,
+            _limits(args),
+        )
+        return _play(t, args)
+    if args.command == "resume":
+        return _play(Tournament.open(args.db), args)
+    results = Results(args.db)
+    print(results.table())
+    print("leaderboard:", write_report(results, args.out, args.reps))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""The agent's side of the sandbox: what runs inside the process that hosts one submission.
+
+The referee (`gamekit.tournament.sandbox`) owns the game; this process only answers "your move
+in this state" with a move, as JSON lines over two pipes. Before the submission's code runs,
+`enter_sandbox` takes away what an agent must not do:
+
+* its own, fresh working folder (also its HOME); its output goes to a file there, cut to size;
+* resource limits (`resource.setrlimit`): address space, CPU seconds, file size (so printing
+  megabytes or filling the disk ends the process), open files, no core dumps, and no new
+  processes (RLIMIT_NPROC; the kernel does not apply it to root, so the audit hook below also
+  refuses to fork);
+* an audit hook (PEP 578) that ends the process at the first forbidden act, reporting it: starting
+  processes, signals to others, sockets, ctypes, writing outside its folder, reading files outside
+  its folder and the Python installation (so it cannot read another agent's file).
+
+This is a classroom sandbox: it stops accidents and the usual tricks, and every limit that
+matters (the clock, the game's state, the rules) is enforced by the referee from outside. It is
+not a security boundary against an attacker with a kernel exploit; run untrusted code from
+strangers in a container or VM as well.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import math
+import os
+import random
+import resource
+import signal
+import site
+import sys
+import traceback
+from collections.abc import Iterable
+from typing import Any, NoReturn
+
+from .games import game_kind
+
+OUTPUT_FILE = "output.txt"
+AGENT_FILE = "agent.py"
+MB = 1 << 20
+
+# Audit events that end the game at once (the agent tried something no game needs).
+FORBIDDEN_EVENTS = {
+    "os.fork": "starting a process (fork)",
+    "os.forkpty": "starting a process (forkpty)",
+    "os.system": "running a shell command",
+    "os.exec": "replacing the process (exec)",
+    "os.spawn": "starting a process (spawn)",
+    "os.posix_spawn": "starting a process (posix_spawn)",
+    "subprocess.Popen": "starting a process (subprocess)",
+    "os.kill": "sending a signal to a process",
+    "os.killpg": "sending a signal to a process group",
+    "signal.pthread_kill": "sending a signal to a thread",
+    "socket.__new__": "opening a network socket",
+    "ctypes.dlopen": "loading a C library with ctypes",
+    "ctypes.dlsym": "calling into a C library with ctypes",
+    "os.chdir": "leaving its folder (chdir)",
+}
+# Events whose path arguments must lie inside the agent's folder.
+CHANGE_EVENTS = {
+    "os.remove",
+    "os.rename",
+    "os.rmdir",
+    "os.mkdir",
+    "os.chmod",
+    "os.chown",
+    "os.link",
+    "os.symlink",
+    "os.truncate",
+    "os.utime",
+    "shutil.rmtree",
+    "shutil.move",
+    "shutil.copyfile",
+    "shutil.copymode",
+    "shutil.copystat",
+}
+READ_EVENTS = {"os.listdir", "os.scandir", "glob.glob"}
+DENIED_IMPORTS = {"ctypes", "_ctypes", "cffi", "_posixsubprocess", "_socket", "socket", "multiprocessing", "pty"}
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+class Channel:
+    """JSON lines over two pipe file descriptors (the referee's end is in `sandbox.py`)."""
+
+    def __init__(self, fd_in: int, fd_out: int):
+        self.reader = os.fdopen(fd_in, "rb", buffering=1 << 16)
+        self.fd_out = fd_out
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd_out, view) :]
+
+    def receive(self) -> dict[str, Any] | None:
+        line = self.reader.readline()
+        return json.loads(line) if line else None
+
+
+def _resolve(path: Any) -> str:
+    return os.path.realpath(os.fsdecode(path))
+
+
+def _under(path: str, roots: Iterable[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
+
+
+def read_roots() -> list[str]:
+    """The folders any agent may read: the Python installation, site-packages, and gamekit."""
+    import gamekit
+
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(os.__file__)}
+    roots.update(site.getsitepackages())
+    roots.add(os.path.dirname(os.path.abspath(gamekit.__file__)))
+    spec = importlib.util.find_spec("gamekit.data")
+    if spec is not None and spec.submodule_search_locations:
+        roots.update(spec.submodule_search_locations)
+    return sorted({os.path.realpath(r) for r in roots if r})
+
+
+class Guard:
+    """The audit hook: the first forbidden act is reported to the referee and ends the process."""
+
+    def __init__(self, channel: Channel, folder: str, readable: list[str]):
+        self.channel = channel
+        self.folder = [os.path.realpath(folder)]
+        self.readable = self.folder + readable + [f"/proc/{os.getpid()}"]
+        self.devices = {"/dev/null", "/dev/urandom", "/dev/random"}
+
+    def violation(self, what: str) -> NoReturn:
+        with contextlib.suppress(Exception):
+            self.channel.send({"violation": what})
+        os._exit(86)
+
+    def __call__(self, event: str, args: tuple[Any, ...]) -> None:
+        if event in FORBIDDEN_EVENTS:
+            self.violation(FORBIDDEN_EVENTS[event])
+        elif event == "open":
+            path, mode, flags = (tuple(args) + (None, None))[:3]
+            if path is None or isinstance(path, int):
+                return
+            target = _resolve(path)
+            writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & WRITE_FLAGS
+            )
+            if writes and not _under(target, self.folder):
+                self.violation(f"writing outside its folder: {target}")
+            if not writes and target not in self.devices and not _under(target, self.readable):
+                self.violation(f"reading a file outside its folder: {target}")
+        elif event in READ_EVENTS:
+            if args and args[0] is not None and not isinstance(args[0], int):
+                target = _resolve(args[0])
+                if not _under(target, self.readable):
+                    self.violation(f"listing a folder outside its own: {target}")
+        elif event in CHANGE_EVENTS:
+            for arg in args:
+                if isinstance(arg, (str, bytes, os.PathLike)) and not _under(_resolve(arg), self.folder):
+                    self.violation(f"changing a file outside its folder ({event}): {_resolve(arg)}")
+        elif event == "import" and args and str(args[0]).split(".")[0] in DENIED_IMPORTS:
+            self.violation(f"importing {args[0]}")
+
+
+def _blocked(*args: Any, **kwargs: Any) -> NoReturn:
+    raise PermissionError("starting processes is not allowed in the sandbox")
+
+
+def _set_limit(which: int, value: int) -> None:
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(which, (value, value if which != resource.RLIMIT_CPU else value + 1))
+
+
+def _virtual_memory() -> int:
+    """This process's address space in bytes (what RLIMIT_AS counts)."""
+    with open(f"/proc/{os.getpid()}/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> None:
+    """Move into `folder`, send output to a capped file there, set the limits, install the guard."""
+    os.chdir(folder)
+    os.environ.clear()
+    os.environ.update({"HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    out = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(out)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; the limit must end the process
+    if sys.modules.get("_posixsubprocess") is not None:
+        sys.modules["_posixsubprocess"].fork_exec = _blocked  # type: ignore[attr-defined]
+    memory = _virtual_memory() + int(limits["memory_mb"] * MB)
+    _set_limit(resource.RLIMIT_AS, memory)
+    _set_limit(resource.RLIMIT_CPU, max(1, math.ceil(limits["cpu_seconds"])))
+    _set_limit(resource.RLIMIT_FSIZE, int(limits["output_kb"] * 1024))
+    _set_limit(resource.RLIMIT_CORE, 0)
+    _set_limit(resource.RLIMIT_NOFILE, 64)
+    _set_limit(resource.RLIMIT_NPROC, 0)
+    sys.addaudithook(Guard(channel, folder, readable))
+
+
+def load_agent(folder: str) -> Any:
+    """Run the submission's file as the module `agent` and return it."""
+    spec = importlib.util.spec_from_file_location("agent", os.path.join(folder, AGENT_FILE))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["agent"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def describe(module: Any) -> tuple[str, str]:
+    """(display name, kind) of a loaded submission; ValueError names what is missing."""
+    name = getattr(module, "NAME", None)
+    if not isinstance(name, str) or not name.strip() or len(name) > 40:
+        raise ValueError('the file must set NAME = "a display name" (a non-empty string of at most 40 characters)')
+    if isinstance(getattr(module, "Agent", None), type):
+        return name.strip(), "class"
+    if callable(getattr(module, "agent", None)):
+        return name.strip(), "function"
+    raise ValueError("the file must define a function agent(game, state) -> move, or a class Agent(game, seat)")
+
+
+def to_json(value: Any) -> Any:
+    """A reply as JSON data: numbers, strings, None, lists (tuples become lists); else TypeError."""
+    if value is None or isinstance(value, (bool, str, float)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if hasattr(value, "__index__") and not hasattr(value, "__len__"):  # numpy integers
+        return int(value.__index__())
+    if isinstance(value, (tuple, list)):
+        return [to_json(v) for v in value]
+    raise TypeError(f"{type(value).__name__}")
+
+
+def _error(exc: BaseException) -> dict[str, Any]:
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    return {"error": f"{type(exc).__name__}: {exc}"[:500], "trace": "".join(lines)[-2000:]}
+
+
+def seed_everything(seed: int) -> None:
+    """Seed the global generators an agent might use without being asked (random, numpy)."""
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % 2**32)
+
+
+def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> NoReturn:
+    """The whole life of an agent process: sandbox, load, then answer requests until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        enter_sandbox(channel, folder, limits, readable)
+        module = load_agent(folder)
+        name, kind = describe(module)
+    except BaseException as exc:  # the submission failed to load: report it, the referee decides
+        channel.send(_error(exc))
+        os._exit(0)
+    channel.send({"ready": True, "name": name, "kind": kind})
+    game = agent = state_from_json = None
+    while True:
+        message = channel.receive()
+        if message is None or message.get("op") == "stop":
+            break
+        try:
+            if message["op"] == "start":
+                kind_ = game_kind(message["game"])
+                game = kind_.build(message["params"])
+                state_from_json = kind_.state_from_json
+                seed_everything(int(message["seed"]))
+                agent = module.Agent(game, int(message["seat"])) if kind == "class" else module.agent
+                channel.send({"ok": True})
+            elif message["op"] == "move":
+                assert state_from_json is not None
+                state = state_from_json(message["state"])
+                move = agent.move(state) if kind == "class" else agent(game, state)  # type: ignore[union-attr,misc]
+                try:
+                    channel.send({"move": to_json(move)})
+                except (TypeError, ValueError):
+                    channel.send({"wrong_type": f"{type(move).__name__}: {move!r}"[:300]})
+        except BaseException as exc:  # the agent's own error (also SystemExit, MemoryError)
+            channel.send(_error(exc))
+    sys.stdout.flush()
+    os._exit(0)

@@ -1,0 +1,240 @@
+"""The tournament as static HTML: a leaderboard page and a replay that needs no kernel.
+
+`leaderboard_html` writes one self-contained page (no network, no external files): the
+standings with each rating's bootstrap interval drawn as an inline SVG error bar, the pairing
+matrix with Wilson intervals, the forfeit log, the rejected submissions, and a replay of every
+game. `replay_html` is the replay alone, a fragment to show in a notebook: the game's records
+are embedded as JSON and a few lines of plain JavaScript step through them, so it works in the
+exported HTML page and offline. Without JavaScript the start position and the moves still show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .results import Results, Standing
+
+# The course's colour language (gamekit.views.colors; views sit above this layer, so the values are
+# repeated here): red = the row agent takes the points, blue = it gives them away.
+RED, BLUE = "#d62728", "#1f77b4"
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:1.5em;max-width:70em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3}td.name,th.name{text-align:left}.small{font-size:.85em;color:#555}
+.gk-replay{border:1px solid #ccc;padding:.6em;border-radius:6px;max-width:40em;font-family:system-ui,sans-serif}
+.gk-replay pre{font-size:1.1em;background:#fafafa;padding:.5em;min-height:4em;margin:.4em 0}
+.gk-replay button{margin-right:.3em}
+"""
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON that is safe inside a <script> element."""
+    return json.dumps(data, sort_keys=True).replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def ratings_svg(rows: Sequence[Standing], width: int = 560) -> str:
+    """Each agent's rating as a dot with its interval as a bar (inline SVG, best at the top)."""
+    finite = [v for s in rows for v in (s.low, s.high, s.rating) if math.isfinite(v)]
+    lo, hi = (min(finite), max(finite)) if finite else (-1.0, 1.0)
+    if hi - lo < 1:
+        lo, hi = lo - 1, hi + 1
+    pad, left, row_h = 20, 170, 26
+    height = row_h * len(rows) + 40
+
+    def x(v: float) -> float:
+        return left + (width - left - pad) * (v - lo) / (hi - lo)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="ratings with 95% intervals" style="font:13px sans-serif">'
+    ]
+    zero = x(0.0) if lo <= 0 <= hi else None
+    if zero is not None:
+        parts.append(
+            f'<line x1="{zero:.1f}" y1="5" x2="{zero:.1f}" y2="{height - 25}" stroke="#bbb" stroke-dasharray="3,3"/>'
+        )
+    for k, s in enumerate(rows):
+        y = 18 + k * row_h
+        parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])}</text>')
+        parts.append(
+            f'<line x1="{x(s.low):.1f}" y1="{y}" x2="{x(s.high):.1f}" y2="{y}" stroke="{BLUE}" stroke-width="3"/>'
+        )
+        parts.append(
+            f'<circle cx="{x(s.rating):.1f}" cy="{y}" r="5" fill="{RED}"><title>{_e(s.name)}: '
+            f"{s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]</title></circle>"
+        )
+    for tick in _ticks(lo, hi):
+        parts.append(f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle" fill="#555">{tick:.0f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    raw = (hi - lo) / n
+    step = 10 ** math.floor(math.log10(raw))
+    step = next(m * step for m in (1, 2, 5, 10) if m * step >= raw)
+    first = math.ceil(lo / step) * step
+    return [first + i * step for i in range(int((hi - first) / step) + 1)]
+
+
+def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay") -> str:
+    """A self-contained replay of `records` (pick a game, step through it) as an HTML fragment."""
+    games = [
+        {
+            "id": r["id"],
+            "agents": r["agents"],
+            "names": r["names"],
+            "moves": r["moves"],
+            "shown": r["shown"],
+            "result": _result_text(r),
+        }
+        for r in records
+    ]
+    uid = "gk" + hashlib.sha256("|".join(r["id"] for r in records).encode()).hexdigest()[:10]
+    first = games[0] if games else {"shown": [""], "moves": [], "result": "", "id": ""}
+    options = "".join(f'<option value="{k}">{_e(g["id"])}</option>' for k, g in enumerate(games))
+    script = f"""
+(function(){{
+  var games = JSON.parse(document.getElementById("{uid}-data").textContent);
+  var root = document.getElementById("{uid}"), g = 0, k = 0;
+  function q(name){{ return root.querySelector("[data-role=" + name + "]"); }}
+  function show(){{
+    var game = games[g], n = game.moves.length;
+    k = Math.max(0, Math.min(k, n));
+    q("board").textContent = game.shown[k];
+    var who = k === 0 ? "start" : "move " + k + " of " + n + ": " + game.names[(k - 1) % 2 === 0 ? 0 : 1]
+      + " plays " + JSON.stringify(game.moves[k - 1]);
+    q("step").textContent = who + (k === n ? " \u2014 " + game.result : "");
+  }}
+  q("pick").onchange = function(){{ g = +this.value; k = 0; show(); }};
+  q("first").onclick = function(){{ k = 0; show(); }};
+  q("back").onclick = function(){{ k -= 1; show(); }};
+  q("next").onclick = function(){{ k += 1; show(); }};
+  q("last").onclick = function(){{ k = games[g].moves.length; show(); }};
+  show();
+}})();"""
+    moves = ", ".join(json.dumps(m) for m in first["moves"])
+    return (
+        f'<div class="gk-replay" id="{uid}"><b>{_e(title)}</b> '
+        f'<select data-role="pick">{options}</select><br>'
+        '<button data-role="first">⏮</button><button data-role="back">◀</button>'
+        '<button data-role="next">▶</button><button data-role="last">⏭</button>'
+        f'<pre data-role="board">{_e(first["shown"][0])}</pre>'
+        f'<div data-role="step" class="small">start; moves: {_e(moves)} — {_e(first["result"])}</div>'
+        f'<script type="application/json" id="{uid}-data">{_json_for_script(games)}</script>'
+        f"<script>{script}</script></div>"
+    )
+
+
+def _result_text(r: dict[str, Any]) -> str:
+    if r["forfeit"] is not None:
+        loser = r["names"][r["forfeit"]] or r["agents"][r["forfeit"]]
+        return f"{loser} forfeits ({r['reason']}: {r['detail']})"
+    if r["winner"] is None:
+        return "draw" + (f" ({r['detail']})" if r["reason"] else "")
+    return f"{r['names'][r['winner']] or r['agents'][r['winner']]} wins"
+
+
+def leaderboard_html(results: Results, reps: int = 200) -> str:
+    """The whole leaderboard page as one HTML string (see the module docstring)."""
+    cfg = results.config
+    rows = results.standings(reps)
+    lim = cfg["limits"]
+    out = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>Class tournament: {_e(cfg['game'])}</title><style>{STYLE}</style></head><body>",
+        f"<h1>Class tournament: {_e(cfg['game'])}</h1>",
+        f"<p class='small'>{_e(cfg['format'])}, {cfg['starts']} start(s) per pairing, each played with the seats "
+        f"swapped; seed {cfg['seed']}; {len(results.records)} games; limits: {lim['move_seconds']} s per move "
+        f"+ {lim['bank_seconds']} s bank, {lim['startup_seconds']} s start-up, {lim['memory_mb']:.0f} MB.</p>",
+        "<h2>Standings</h2><table><tr><th>#</th><th class='name'>agent</th><th>Elo</th><th>95% interval</th>"
+        "<th>W</th><th>D</th><th>L</th><th>score</th><th>forfeits</th></tr>",
+    ]
+    for k, s in enumerate(rows, 1):
+        out.append(
+            f"<tr><td>{k}</td><td class='name'>{_e(s.name)} <span class='small'>({_e(s.id)})</span></td>"
+            f"<td>{s.rating:.0f}</td><td>[{s.low:.0f}, {s.high:.0f}]</td><td>{s.wins}</td><td>{s.draws}</td>"
+            f"<td>{s.losses}</td><td>{s.score:.2f}</td><td>{s.forfeits}</td></tr>"
+        )
+    out.append("</table>")
+    out.append("<h2>Ratings with 95% bootstrap intervals</h2>" + ratings_svg(rows))
+    out.append(
+        "<p class='small'>Bradley–Terry (Davidson draws) on the Elo scale, mean 0; the bar is the "
+        "percentile bootstrap interval over the games.</p>"
+    )
+    ids = [s.id for s in rows]
+    pairs = results.pairings()
+    out.append(
+        "<h2>Pairings</h2><p class='small'>Row agent against column agent: wins–draws–losses, "
+        "and the row agent's score with its 95% Wilson interval.</p><table><tr><th></th>"
+    )
+    out.extend(f"<th>{_e(results.names[b])}</th>" for b in ids)
+    out.append("</tr>")
+    for a in ids:
+        out.append(f"<tr><th class='name'>{_e(results.names[a])}</th>")
+        for b in ids:
+            p = pairs.get((a, b))
+            if p is None or not p.games:
+                out.append("<td></td>")
+                continue
+            lo, hi = p.interval()
+            shade = RED if p.score > 0.5 else BLUE if p.score < 0.5 else "#999999"
+            alpha = int(40 + 150 * abs(p.score - 0.5) * 2)
+            out.append(
+                f"<td style='background:{shade}{alpha:02x}'>{p.wins}–{p.draws}–{p.losses}<br>"
+                f"<span class='small'>{p.score:.2f} [{lo:.2f}, {hi:.2f}]</span></td>"
+            )
+        out.append("</tr>")
+    out.append("</table><h2>Forfeit log</h2>")
+    forfeits = results.forfeits()
+    if forfeits:
+        out.append(
+            "<table><tr><th class='name'>game</th><th class='name'>agent</th><th>move</th>"
+            "<th class='name'>reason</th><th class='name'>what happened</th></tr>"
+        )
+        for f in forfeits:
+            who = results.names.get(f["agent"], f["agent"])
+            out.append(
+                f"<tr><td class='name'>{_e(f['game'])}</td><td class='name'>{_e(who)}</td><td>{f['move']}</td>"
+                f"<td class='name'>{_e(f['reason'])}</td><td class='name'>{_e(f['detail'][:300])}</td></tr>"
+            )
+        out.append("</table>")
+    else:
+        out.append("<p>No game was forfeited.</p>")
+    rejected = results.rejected()
+    if rejected:
+        out.append("<h2>Rejected submissions</h2><ul>")
+        out.extend(f"<li><b>{_e(e.id)}</b>: {_e(e.reason[:400])}</li>" for e in rejected)
+        out.append("</ul>")
+    out.append("<h2>Replay</h2>" + replay_html(results.records, "Pick a game:"))
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def write_report(results: Results, folder: str | Path, reps: int = 200) -> Path:
+    """leaderboard.html, ratings.json and games/<id>.json in `folder`; returns the page's path."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    page = out / "leaderboard.html"
+    page.write_text(leaderboard_html(results, reps), encoding="utf-8")
+    rows = results.standings(reps)
+    summary = {
+        "config": results.config,
+        "standings": [dict(s.__dict__, score=s.score) for s in rows],
+        "forfeits": results.forfeits(),
+        "rejected": [{"id": e.id, "reason": e.reason} for e in results.rejected()],
+    }
+    (out / "ratings.json").write_text(json.dumps(summary, indent=1, sort_keys=True), encoding="utf-8")
+    results.write_records(out / "games")
+    return page

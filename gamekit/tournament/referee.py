@@ -1,0 +1,203 @@
+"""The referee: plays one game between two submissions and returns its record.
+
+The referee owns the game: it builds the game from its name, keeps the state, sends the state
+to the agent whose turn it is, decodes the reply strictly (`GameKind.move_from_json`) and lets
+the game's own rules judge it (`game.play`). Nothing an agent does in its process can change
+that state. A failure of any kind (too slow, a crash, an exception, an illegal move, a reply of
+the wrong type, a sandbox violation) loses the game for the agent that failed; the record says
+why, and the tournament goes on.
+
+A game is described by a `GameSpec` (plain JSON data, so it can travel to a Dask worker) and
+produces a plain dict (the record), so local and cluster runs are the same code.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import types
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..protocol import IllegalMoveError
+from .games import GameKind, WrongMoveType, game_kind
+from .sandbox import AgentFailure, AgentProcess, Limits, spend, time_left
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything needed to play one game, as JSON data.
+
+    agents: the two agents' ids, seat 0 (moves first) first; sources: their files' text; seeds:
+    the seed each agent's process starts its global generators with; start: the start state as
+    JSON; sandbox=False plays both agents in the referee's own process (trusted code only: no
+    limit is enforced there, it exists to measure what the sandbox costs).
+    """
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    start: Any
+    agents: tuple[str, str]
+    sources: tuple[str, str]
+    seeds: tuple[int, int]
+    limits: dict[str, Any]
+    sandbox: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _record(spec: GameSpec, kind: GameKind) -> dict[str, Any]:
+    return {
+        "id": spec.id,
+        "game": spec.game,
+        "agents": list(spec.agents),
+        "names": ["", ""],
+        "start": spec.start,
+        "moves": [],
+        "states": [spec.start],
+        "shown": [kind.show(kind.state_from_json(spec.start))],
+        "times": [],
+        "winner": None,
+        "score": [0.5, 0.5],
+        "forfeit": None,
+        "reason": "",
+        "detail": "",
+        "output": ["", ""],
+    }
+
+
+def _finish(record: dict[str, Any], kind: GameKind, game: Any, state: Any) -> None:
+    u = game.utility(state, 0), game.utility(state, 1)
+    record["winner"] = None if u[0] == u[1] else (0 if u[0] > u[1] else 1)
+    record["score"] = [0.5, 0.5] if record["winner"] is None else [1.0 - record["winner"], float(record["winner"])]
+
+
+def _forfeit(record: dict[str, Any], seat: int, failure: AgentFailure) -> None:
+    record.update(
+        winner=1 - seat, score=[float(seat), 1.0 - seat], forfeit=seat, reason=failure.reason, detail=failure.detail
+    )
+
+
+def play_game_spec(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
+    """Play the game `spec` describes and return its record (a JSON-able dict); never raises for an agent's fault."""
+    if isinstance(spec, dict):
+        spec = GameSpec(**{**spec, "agents": tuple(spec["agents"]), "sources": tuple(spec["sources"])})
+    kind = game_kind(spec.game)
+    limits = Limits(**spec.limits)
+    t0 = time.monotonic()
+    record = _record(spec, kind)
+    if spec.sandbox:
+        _play_sandboxed(spec, kind, limits, record)
+    else:
+        _play_in_process(spec, kind, limits, record)
+    record["seconds"] = time.monotonic() - t0
+    return record
+
+
+def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict[str, Any]) -> None:
+    game = kind.build(spec.params)
+    agents = [AgentProcess(source, limits) for source in spec.sources]
+    try:
+        deadlines = [a.start() for a in agents]  # both load at the same time
+        for seat, agent in enumerate(agents):
+            try:
+                agent.wait_ready(deadlines[seat])
+                record["names"][seat] = agent.name
+                agent.begin(spec.game, spec.params, seat, spec.seeds[seat])
+            except AgentFailure as failure:
+                _forfeit(record, seat, failure)
+                return
+        _referee(game, kind, limits, record, lambda seat, state, seconds: agents[seat].ask(state, seconds))
+    finally:
+        record["output"] = [a.close() for a in agents]
+
+
+def _load_in_process(source: str, agent_id: str) -> Any:
+    module = types.ModuleType(f"gamekit_agent_{agent_id}")
+    module.__file__ = f"<{agent_id}>"
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module
+
+
+def _play_in_process(spec: GameSpec, kind: GameKind, limits: Limits, record: dict[str, Any]) -> None:
+    game = kind.build(spec.params)
+    saved = random.getstate()  # agents may use the global generator; leave it as we found it
+    try:
+        movers = []
+        for seat, (source, agent_id) in enumerate(zip(spec.sources, spec.agents)):
+            try:
+                module = _load_in_process(source, agent_id)
+                record["names"][seat] = str(module.NAME)
+                random.seed(spec.seeds[seat])
+                if isinstance(getattr(module, "Agent", None), type):
+                    movers.append(module.Agent(game, seat).move)
+                else:
+                    movers.append(lambda state, f=module.agent: f(game, state))
+            except Exception as exc:
+                _forfeit(record, seat, AgentFailure("exception", f"{type(exc).__name__}: {exc}"))
+                return
+
+        def ask(seat: int, state: Any, seconds: float) -> tuple[Any, float]:
+            t = time.perf_counter()
+            try:
+                move = movers[seat](kind.state_from_json(state))
+            except Exception as exc:
+                raise AgentFailure("exception", f"{type(exc).__name__}: {exc}") from None
+            elapsed = time.perf_counter() - t
+            return _to_json_in_process(move), elapsed
+
+        _referee(game, kind, limits, record, ask)
+    finally:
+        random.setstate(saved)
+
+
+def _to_json_in_process(move: Any) -> Any:
+    from .child import to_json
+
+    try:
+        return to_json(move)
+    except TypeError:
+        raise AgentFailure("wrong type", f"the reply is not JSON data: {type(move).__name__}: {move!r}") from None
+
+
+def _referee(game: Any, kind: GameKind, limits: Limits, record: dict[str, Any], ask: Any) -> None:
+    """The game loop: ask, decode, judge, until the end (or a forfeit, or the move cap)."""
+    state = kind.state_from_json(record["start"])
+    banks = [limits.bank_seconds, limits.bank_seconds]
+    while not game.is_terminal(state):
+        if len(record["moves"]) >= limits.max_moves:
+            record.update(reason="move cap", detail=f"stopped as a draw after {limits.max_moves} moves")
+            return
+        seat = game.to_move(state)
+        try:
+            reply, elapsed = ask(seat, kind.state_to_json(state), time_left(limits, banks[seat]))
+            banks[seat] = spend(limits, banks[seat], elapsed)
+            try:
+                move = kind.move_from_json(reply)
+            except WrongMoveType as exc:
+                raise AgentFailure("wrong type", str(exc)) from None
+            try:
+                state = game.play(state, move)
+            except IllegalMoveError as exc:
+                raise AgentFailure("illegal move", str(exc)) from None
+        except AgentFailure as failure:
+            _forfeit(record, seat, failure)
+            return
+        record["moves"].append(kind.move_to_json(move))
+        record["states"].append(kind.state_to_json(state))
+        record["shown"].append(kind.show(state))
+        record["times"].append(round(elapsed, 6))
+    _finish(record, kind, game, state)
+
+
+def check_source(source: str, label: str) -> str | None:
+    """Why `source` cannot be a submission without running it (a syntax error), or None."""
+    try:
+        compile(source, label, "exec")
+    except SyntaxError as exc:
+        return f"syntax error in line {exc.lineno}: {exc.msg}"
+    except ValueError as exc:  # e.g. null bytes in the file
+        return f"not a Python file: {exc}"
+    return None

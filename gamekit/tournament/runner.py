@@ -1,0 +1,338 @@
+"""Running a class tournament: enter submissions, validate them, play the schedule, resume.
+
+`Tournament` ties the parts together. Its set-up (game, entrants, starts, seed, format, limits)
+is stored in the SQLite file when the tournament is created, and so are the entrants' sources:
+`Tournament.open(db)` continues a stopped run with exactly the same inputs, even if the files
+changed since. `validate` runs every new submission in the sandbox against itself and against
+a random player; a submission that fails is listed as rejected, with the reason, and does not
+play. `run` plays every scheduled game that is not stored yet — on this machine's cores (a
+pool of threads, each refereeing one game; the agents are processes) or, with
+`scheduler="tcp://HOST:8786"`, on a Dask cluster — and stores each game as it finishes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .games import game_kind
+from .house import HOUSE_RANDOM
+from .referee import GameSpec, check_source, play_game_spec
+from .sandbox import Limits
+from .schedule import FORMATS, derived_seed, draw_starts, schedule
+from .store import Store
+
+RANDOM_ID = "house-random"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A submission: its id (the file's stem), display name, file, source and its validation."""
+
+    id: str
+    path: str
+    source: str
+    name: str = ""
+    status: str = "new"  # new | accepted | rejected
+    reason: str = ""
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.source.encode()).hexdigest()
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "path": self.path,
+            "sha256": self.sha256,
+            "source": self.source,
+            "status": self.status,
+            "reason": self.reason,
+        }
+
+
+def submissions(paths: Iterable[str | Path]) -> list[Path]:
+    """The submission files: each path is a .py file or a folder whose .py files are taken (sorted)."""
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files.extend(sorted(f for f in p.glob("*.py") if not f.name.startswith("_")))
+        elif p.suffix == ".py" and p.is_file():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"{p} is neither a .py file nor a folder of them")
+    ids = [f.stem for f in files]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ValueError(f"two submissions share a file name (the agent's id): {', '.join(twice)}")
+    bad = [i for i in ids if "~" in i or i == RANDOM_ID]
+    if bad:
+        raise ValueError(f"file names must not contain '~' nor be {RANDOM_ID!r}: {', '.join(bad)}")
+    return files
+
+
+def _entrant(path: Path) -> Entrant:
+    source = path.read_text(encoding="utf-8", errors="replace")
+    return Entrant(id=path.stem, path=str(path), source=source)
+
+
+class Tournament:
+    """A class tournament stored in one SQLite file (see the module docstring)."""
+
+    def __init__(
+        self,
+        db: str | Path,
+        agents: Sequence[str | Path] = (),
+        game: str = "tictactoe",
+        params: dict[str, Any] | None = None,
+        starts: int = 1,
+        seed: int = 0,
+        format: str = "round-robin",
+        gauntlet: Sequence[str | Path] = (),
+        limits: Limits | None = None,
+        sandbox: bool = True,
+    ):
+        self.store = Store(db)
+        stored = self.store.get_meta("config")
+        if stored is not None and (agents or gauntlet):
+            raise ValueError(
+                f"{db} already holds a tournament; open it with Tournament.open({str(db)!r}) to resume, "
+                "or choose a new file"
+            )
+        if stored is None:
+            kind = game_kind(game)
+            kind.build(params)  # refuses unknown parameters before anything is stored
+            if format not in FORMATS:
+                raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
+            if isinstance(starts, bool) or not isinstance(starts, int) or starts < 1:
+                raise ValueError(f"starts must be a whole number >= 1, got {starts!r}")
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise TypeError(f"seed must be a whole number, got {seed!r}")
+            entrants = [_entrant(p) for p in submissions([*agents, *gauntlet])]
+            if len(entrants) < 2:
+                raise ValueError(f"a tournament needs at least two submissions, got {len(entrants)}")
+            gauntlet_ids = [p.stem for p in submissions(gauntlet)] if gauntlet else []
+            config = {
+                "game": game,
+                "params": dict(params or {}),
+                "starts": starts,
+                "seed": seed,
+                "format": format,
+                "gauntlet": gauntlet_ids,
+                "limits": (limits or Limits()).as_dict(),
+                "sandbox": sandbox,
+            }
+            for e in entrants:
+                self.store.put_agent(e.row())
+            self.store.set_meta("config", config)
+        self.config: dict[str, Any] = self.store.get_meta("config")
+        self.kind = game_kind(self.config["game"])
+        self.limits = Limits(**self.config["limits"])
+
+    @classmethod
+    def open(cls, db: str | Path) -> Tournament:
+        """The tournament stored in `db`, to resume or to report on."""
+        if not Path(db).exists():
+            raise FileNotFoundError(f"no tournament database at {db}")
+        t = cls(db)
+        return t
+
+    # --- entrants ---
+    def entrants(self) -> list[Entrant]:
+        return [
+            Entrant(r["id"], r["path"], r["source"], r["name"], r["status"], r["reason"]) for r in self.store.agents()
+        ]
+
+    def accepted(self) -> list[str]:
+        return [e.id for e in self.entrants() if e.status == "accepted"]
+
+    def _spec(
+        self, gid: str, first: tuple[str, str], second: tuple[str, str], start: Any, seeds: tuple[int, int]
+    ) -> GameSpec:
+        return GameSpec(
+            id=gid,
+            game=self.config["game"],
+            params=self.config["params"],
+            start=start,
+            agents=(first[0], second[0]),
+            sources=(first[1], second[1]),
+            seeds=seeds,
+            limits=self.config["limits"],
+            sandbox=self.config["sandbox"],
+        )
+
+    def validation_games(self, entrant: Entrant) -> list[GameSpec]:
+        """The games a submission must finish cleanly to enter: against itself, and against random from both seats."""
+        start = draw_starts(self.kind, self.config["params"], 1, self.config["seed"])[0]
+        me, rnd = (entrant.id, entrant.source), (RANDOM_ID, HOUSE_RANDOM)
+        seed = self.config["seed"]
+        return [
+            self._spec(
+                f"validate~{entrant.id}~self",
+                me,
+                me,
+                start,
+                (derived_seed(seed, entrant.id, 0), derived_seed(seed, entrant.id, 1)),
+            ),
+            self._spec(
+                f"validate~{entrant.id}~0",
+                me,
+                rnd,
+                start,
+                (derived_seed(seed, entrant.id, 2), derived_seed(seed, entrant.id, 3)),
+            ),
+            self._spec(
+                f"validate~{entrant.id}~1",
+                rnd,
+                me,
+                start,
+                (derived_seed(seed, entrant.id, 4), derived_seed(seed, entrant.id, 5)),
+            ),
+        ]
+
+    def validate(self, workers: int | None = None, scheduler: str | None = None) -> list[Entrant]:
+        """Validate every submission not validated yet; returns all entrants with their status."""
+        todo = {e.id: e for e in self.entrants() if e.status == "new"}
+        specs: list[GameSpec] = []
+        for e in list(todo.values()):
+            problem = check_source(e.source, e.path)
+            if problem:
+                self.store.put_agent(replace(e, status="rejected", reason=problem).row())
+                del todo[e.id]
+            else:
+                specs.extend(self.validation_games(e))
+        verdicts: dict[str, list[dict[str, Any]]] = {i: [] for i in todo}
+        for record in execute(specs, workers, scheduler):
+            verdicts[record["id"].split("~")[1]].append(record)
+        for agent_id, records in verdicts.items():
+            e = todo[agent_id]
+            name, reason = "", ""
+            for r in sorted(records, key=lambda r: r["id"]):
+                seats = [s for s in (0, 1) if r["agents"][s] == agent_id]
+                name = name or next((r["names"][s] for s in seats if r["names"][s]), "")
+                if r["forfeit"] in seats and not reason:
+                    against = "itself" if r["id"].endswith("self") else "random"
+                    reason = f"validation game against {against} (seat {r['forfeit']}): {r['reason']}: {r['detail']}"
+            status = "rejected" if reason else "accepted"
+            self.store.put_agent(replace(e, name=name or e.id, status=status, reason=reason).row())
+        return self.entrants()
+
+    # --- the schedule ---
+    def games(self) -> list[GameSpec]:
+        """Every game of the tournament between accepted entrants, in schedule order."""
+        sources = {e.id: e.source for e in self.entrants()}
+        accepted = self.accepted()
+        gauntlet = [g for g in self.config["gauntlet"] if g in accepted]
+        starts = draw_starts(self.kind, self.config["params"], self.config["starts"], self.config["seed"])
+        slots = schedule(accepted, starts, self.config["seed"], self.config["format"], gauntlet)
+        return [
+            self._spec(s.id, (s.first, sources[s.first]), (s.second, sources[s.second]), s.start, s.seeds)
+            for s in slots
+        ]
+
+    def remaining(self) -> list[GameSpec]:
+        done = self.store.finished()
+        return [g for g in self.games() if g.id not in done]
+
+    def run(
+        self,
+        workers: int | None = None,
+        scheduler: str | None = None,
+        validate: bool = True,
+        limit: int | None = None,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> int:
+        """Play (up to `limit`) games not stored yet; each is stored as it finishes. Returns how many were played.
+
+        validate=False lets unvalidated submissions play (for testing the sandbox itself).
+        """
+        if validate:
+            self.validate(workers, scheduler)
+        else:
+            for e in self.entrants():
+                if e.status == "new":
+                    self.store.put_agent(replace(e, name=e.id, status="accepted").row())
+        todo = self.remaining()
+        if limit is not None:
+            todo = todo[:limit]
+        played = 0
+        for record in execute(todo, workers, scheduler):
+            if self.store.put_game(record):
+                played += 1
+            if progress is not None:
+                progress(record)
+        return played
+
+    def records(self) -> list[dict[str, Any]]:
+        return self.store.records()
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def execute(
+    specs: Sequence[GameSpec], workers: int | None = None, scheduler: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Play `specs` and yield each game's record as soon as it is finished (any order).
+
+    Locally: a thread pool of `workers` referees (default: one per core); each game's agents are
+    processes, so the games really run in parallel. With `scheduler` ("tcp://HOST:PORT"): the
+    games are submitted to that Dask cluster (dask.distributed is imported only then).
+    """
+    if not specs:
+        return
+    if scheduler:
+        yield from _execute_dask(specs, scheduler)
+        return
+    n = workers or default_workers()
+    if n == 1:
+        for spec in specs:
+            yield play_game_spec(spec)
+        return
+    with ThreadPoolExecutor(n, thread_name_prefix="referee") as pool:
+        yield from _as_finished(pool, specs, n)
+
+
+def _as_finished(pool: Executor, specs: Sequence[GameSpec], n: int) -> Iterator[dict[str, Any]]:
+    """Keep at most 2n games submitted; yield records as they finish; cancel the rest on an error or stop."""
+    pending: set[Future[dict[str, Any]]] = set()
+    queue = iter(specs)
+    try:
+        for spec in queue:
+            pending.add(pool.submit(play_game_spec, spec))
+            if len(pending) >= 2 * n:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.add(pool.submit(play_game_spec, nxt))
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+def _execute_dask(specs: Sequence[GameSpec], scheduler: str) -> Iterator[dict[str, Any]]:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise ImportError("running on a cluster needs dask.distributed: pip install 'gamekit-course[cluster]'") from exc
+    with Client(scheduler, set_as_default=False) as client:
+        futures = client.map(play_game_spec, [s.as_dict() for s in specs], pure=False)
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            client.cancel(futures)

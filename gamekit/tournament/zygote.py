@@ -1,0 +1,221 @@
+"""A warm parent for agent processes: one helper process that has imported gamekit and forks.
+
+Starting a fresh Python for every agent in every game costs a few hundred milliseconds (the
+interpreter, numpy, gamekit). The zygote pays that once: it starts clean (fixed hash seed, one
+BLAS thread, no inherited environment), imports gamekit, and then forks one child per agent per
+game on request (a few milliseconds). Each child starts a new session, so the referee can kill
+it and anything it started with one signal to its process group, and enters the sandbox of
+`gamekit.tournament.child` before the submission's code runs.
+
+The referee talks to the zygote over a Unix socket pair (SOCK_SEQPACKET: one JSON message per
+packet); the zygote answers a "spawn" with the child's pid and passes the two pipe ends (the
+child's stdin for requests, its reply pipe) as file descriptors. "reap" collects a finished
+child's exit status, so the referee can say *how* a process died (a signal, an exit code).
+The zygote exits when its socket closes, i.e. when the referee's process ends.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from gamekit.tournament.zygote import serve_forever; serve_forever(int(sys.argv[2]))"
+)
+PACKET = 1 << 16
+
+
+def clean_environment() -> dict[str, str]:
+    """The zygote's whole environment: nothing of the teacher's, fixed hashing, one thread for BLAS."""
+    return {
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+        "HOME": tempfile.gettempdir(),
+    }
+
+
+def describe_status(status: int) -> str:
+    """How a process ended, in words (from a `waitpid` status)."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        why = {
+            "SIGXCPU": " (CPU time limit)",
+            "SIGXFSZ": " (output or file size limit)",
+            "SIGKILL": " (killed)",
+            "SIGSEGV": " (segmentation fault)",
+        }.get(name, "")
+        return f"killed by {name}{why}"
+    if os.WIFEXITED(status):
+        return f"exited with code {os.WEXITSTATUS(status)}"
+    return f"status {status}"
+
+
+# --- the zygote process -------------------------------------------------------------------------
+
+
+def _close_other_fds(keep: set[int]) -> None:
+    for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
+        fd = int(name)
+        if fd > 2 and fd not in keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def serve_forever(fd: int) -> None:
+    """The zygote's main loop (runs in its own process, started by `Zygote`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sock = socket.socket(fileno=fd)
+    import gamekit  # noqa: F401  (warm: what agents import is loaded once, before any fork)
+
+    from . import child
+
+    readable = child.read_roots()
+    sock.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
+    while True:
+        data = sock.recv(PACKET)
+        if not data:
+            break
+        request = json.loads(data)
+        if request["op"] == "spawn":
+            to_child_r, to_child_w = os.pipe()
+            from_child_r, from_child_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the agent's process
+                try:
+                    os.setsid()
+                    _close_other_fds({to_child_r, from_child_w})
+                    channel = child.Channel(to_child_r, from_child_w)
+                    child.serve(channel, request["folder"], request["limits"], readable)
+                finally:
+                    os._exit(70)
+            os.close(to_child_r)
+            os.close(from_child_w)
+            socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [to_child_w, from_child_r])
+            os.close(to_child_w)
+            os.close(from_child_r)
+        elif request["op"] == "reap":
+            sock.send(json.dumps({"status": _reap(int(request["pid"]))}).encode())
+    os._exit(0)
+
+
+def _reap(pid: int, patience: float = 2.0) -> str:
+    end = time.monotonic() + patience
+    while True:
+        try:
+            done, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return "already reaped"
+        if done:
+            return describe_status(status)
+        if time.monotonic() > end:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+            return describe_status(status)
+        time.sleep(0.002)
+
+
+# --- the referee's handle on it ------------------------------------------------------------------
+
+
+class Zygote:
+    """Start a zygote process and ask it for sandboxed agent processes (thread-safe)."""
+
+    def __init__(self, timeout: float = 120.0):
+        if not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
+            raise RuntimeError("sandboxed agents need Linux or macOS (os.fork and socket.send_fds)")
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        package_parent = str(Path(__file__).resolve().parents[2])
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (kept open for the zygote's life)
+        self.process = subprocess.Popen(
+            [sys.executable, "-s", "-c", BOOT, package_parent, str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            env=clean_environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._stderr,
+            cwd=tempfile.gettempdir(),
+        )
+        theirs.close()
+        self.sock = ours
+        self.lock = threading.Lock()
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(PACKET)
+        except OSError:
+            data = b""
+        if not data:
+            self.process.kill()
+            self._stderr.seek(0)
+            raise RuntimeError("the agent zygote failed to start:\n" + self._stderr.read().decode(errors="replace"))
+        self.pid = json.loads(data)["pid"]
+        self.sock.settimeout(30.0)
+
+    def spawn(self, folder: str, limits: dict[str, Any]) -> tuple[int, int, int]:
+        """A new agent process in `folder`: (pid, fd to write requests to, fd to read replies from)."""
+        with self.lock:
+            self.sock.send(json.dumps({"op": "spawn", "folder": folder, "limits": limits}).encode())
+            data, fds, _, _ = socket.recv_fds(self.sock, PACKET, 2)
+        if not data or len(fds) != 2:
+            raise RuntimeError("the agent zygote stopped answering")
+        return json.loads(data)["pid"], fds[0], fds[1]
+
+    def reap(self, pid: int) -> str:
+        """Wait for agent process `pid` (already killed or exiting) and say how it ended."""
+        with self.lock:
+            self.sock.send(json.dumps({"op": "reap", "pid": pid}).encode())
+            data = self.sock.recv(PACKET)
+        return json.loads(data)["status"] if data else "unknown"
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._stderr.close()
+
+
+_ZYGOTE: Zygote | None = None
+_ZYGOTE_PID = 0
+_ZYGOTE_LOCK = threading.Lock()
+
+
+def shared_zygote() -> Zygote:
+    """The zygote of this process (started on first use, restarted if it died)."""
+    global _ZYGOTE, _ZYGOTE_PID
+    with _ZYGOTE_LOCK:
+        if _ZYGOTE is None or os.getpid() != _ZYGOTE_PID or not _ZYGOTE.alive():
+            _ZYGOTE = Zygote()
+            _ZYGOTE_PID = os.getpid()
+        return _ZYGOTE
+
+
+@atexit.register
+def _close_shared() -> None:
+    if _ZYGOTE is not None and os.getpid() == _ZYGOTE_PID:
+        _ZYGOTE.close()

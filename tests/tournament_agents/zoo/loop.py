@@ -1,0 +1,8 @@
+"""Hostile: never answers (an infinite loop)."""
+
+NAME = "infinite loop"
+
+
+def agent(game, state):
+    while True:
+        pass
