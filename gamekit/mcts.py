@@ -32,12 +32,39 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .protocol import Game, Move, State, check_game
 
+__all__ = [
+    "MCTS",
+    "ChildStats",
+    "Iteration",
+    "MCTSPlayer",
+    "Node",
+    "RolloutPolicy",
+    "estimate_history",
+    "random_rollout",
+    "score_for",
+    "ucb1",
+    "winner_of",
+]
+
 #: A rollout policy: (game, state, rng) -> the move to play in `state`.
 RolloutPolicy = Callable[[Game, State, random.Random], Move]
+
+
+def ucb1(score: float, visits: int, log_parent_visits: float, c: float) -> float:
+    """The UCB1 score of a child: its mean score plus the exploration bonus.
+
+        UCB1 = score / visits + c * sqrt( ln(parent visits) / visits )   (infinite when unvisited)
+
+    The one definition in gamekit: selection (here and in `gamekit.mcts_fast`), the statistics
+    and the widgets all call it. The caller passes ln(parent visits), computed once per parent.
+    """
+    if visits == 0:
+        return math.inf
+    return score / visits + c * math.sqrt(log_parent_visits / visits)
 
 
 def random_rollout(game: Game, state: State, rng: random.Random) -> Move:
@@ -85,9 +112,9 @@ class Node:
 
     def ucb(self, c: float) -> float:
         """The UCB1 score that selection at the parent compares (infinite when unvisited)."""
-        if self.visits == 0:
-            return math.inf
-        return self.score / self.visits + c * math.sqrt(math.log(self.parent.visits) / self.visits)
+        if self.parent is None:
+            raise ValueError("the root has no UCB1 score: it is never selected")
+        return ucb1(self.score, self.visits, math.log(self.parent.visits) if self.parent.visits else 0.0, c)
 
     def __repr__(self) -> str:
         return f"Node(move={self.move!r}, visits={self.visits}, score={self.score:g})"
@@ -105,8 +132,7 @@ class ChildStats:
     ucb: float
 
 
-@dataclass(frozen=True)
-class Iteration:
+class Iteration(NamedTuple):
     """The record of one iteration, phase by phase (for stepping through and for plots)."""
 
     path: tuple  # nodes from the root to the selected leaf
@@ -152,9 +178,13 @@ class MCTS:
 
     def best_child(self, node: Node) -> Node:
         """The child with the highest UCB1 score (the first one on ties)."""
-        log_n = math.log(node.visits)
-        c = self.c
-        return max(node.children, key=lambda ch: ch.score / ch.visits + c * math.sqrt(log_n / ch.visits))
+        log_n, c = math.log(node.visits), self.c
+        best, best_score = node.children[0], -math.inf
+        for child in node.children:
+            score = ucb1(child.score, child.visits, log_n, c)
+            if score > best_score:
+                best, best_score = child, score
+        return best
 
     def expand(self, node: Node) -> Node | None:
         """Phase 2: add a child for the next untried move; None if `node` is terminal."""
@@ -162,28 +192,40 @@ class MCTS:
             return None
         move = node.untried.pop(0)
         state = self.game.play(node.state, move)
-        untried = [] if self.game.is_terminal(state) else list(self.game.legal_moves(state))
-        child = Node(state, move, node, self.game.to_move(node.state), untried)
+        # the protocol: no legal moves exactly when the game is over
+        child = Node(state, move, node, self.game.to_move(node.state), list(self.game.legal_moves(state)))
         node.children.append(child)
         return child
 
     def simulate(self, state: State) -> tuple:
         """Phase 3: play the rollout policy from `state` to the end; (winner or None, moves)."""
         game, rng, policy = self.game, self.rng, self.rollout_policy
+        legal_moves, play = game.legal_moves, game.play
         moves = []
-        while not game.is_terminal(state):
-            move = policy(game, state, rng)
-            moves.append(move)
-            state = game.play(state, move)
+        if policy is random_rollout:  # the default policy, inlined (the same random numbers)
+            rand = rng.random
+            options = legal_moves(state)
+            while options:
+                move = options[int(rand() * len(options))]
+                moves.append(move)
+                state = play(state, move)
+                options = legal_moves(state)
+        else:
+            while not game.is_terminal(state):
+                move = policy(game, state, rng)
+                moves.append(move)
+                state = play(state, move)
         return winner_of(game, state), tuple(moves)
 
     def backpropagate(self, path: list, winner: int | None) -> None:
-        """Phase 4: every node on the path counts the visit and the result for its mover."""
+        """Phase 4: every node on the path counts the visit and the result for its mover
+        (`score_for`: 1 win, 1/2 draw, 0 loss)."""
         for node in path:
             node.visits += 1
-            s = score_for(winner, node.mover)
-            node.score += s
-            if s == 1.0:
+            if winner is None:
+                node.score += 0.5
+            elif node.mover == winner:
+                node.score += 1.0
                 node.wins += 1
 
     def iterate(self) -> Iteration:

@@ -4,14 +4,14 @@
 identical algorithm on TicTacToe about twice as fast, so that a lesson can afford a hundred
 thousand simulations a second: the board is two 9-bit integers (one per player), a 512-entry
 table says whether a set of squares contains a line, another table lists the empty squares of
-every occupancy, the tree is kept in parallel lists (the visits, scores and mean scores of a
-node's children sit in lists owned by the parent, the means kept up to date), logarithms come
-from a table, and hot names are bound to local variables.
+every occupancy, the tree is kept in parallel lists (the visits and scores of a node's children
+sit in lists owned by the parent), logarithms come from a table, and hot names are bound to
+local variables. Selection calls the same `gamekit.mcts.ucb1` as the readable search.
 
 "Identical" is meant literally and tested: with the same seed, the same exploration constant
 and the same number of iterations both versions build trees with the same visits and scores
 at every root move, because they expand moves in the same order, draw the same random
-numbers for the rollouts, break UCB ties the same way and compute UCB1 with the same formula.
+numbers for the rollouts, break UCB ties the same way and compute UCB1 with the same function.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import random
 import time
 
 from .games.tictactoe import EMPTY, LINES, O, X
-from .mcts import check_budget, check_exploration
+from .mcts import check_budget, check_exploration, ucb1
 
 _LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
 #: WINS[bits] is True when the squares in `bits` contain a full line.
@@ -68,7 +68,6 @@ class FastTicTacToeMCTS:
         self.child_moves: list[list] = [[]]
         self.child_visits: list[list] = [[]]  # parallel to child_nodes
         self.child_score: list[list] = [[]]
-        self.child_mean: list[list] = [[]]  # child_score / child_visits, kept up to date
 
     def search(self, board, iterations: int | None = None, seconds: float | None = None) -> int:
         """Grow a fresh tree from `board` for the budget; return the most visited square."""
@@ -91,31 +90,29 @@ class FastTicTacToeMCTS:
         return list(zip(self.child_moves[0], self.child_visits[0], self.child_score[0]))
 
     def _run(self, iterations: int) -> None:
-        c, rand, sqrt = self.c, self.rng.random, math.sqrt
+        c, rand, ucb = self.c, self.rng.random, ucb1
         log = self._logs  # log[n] = math.log(n), grown to cover every visit count of this run
         log.extend(math.log(n) for n in range(len(log), self.visits[0] + iterations + 1))
         wins, empties = WINS, EMPTIES
         XB, OB, TM, ST, V, UN = self.xb, self.ob, self.to_move, self.status, self.visits, self.untried
         CN, CM, CV, CS = self.child_nodes, self.child_moves, self.child_visits, self.child_score
-        CQ = self.child_mean
         for _ in range(iterations):
-            # 1. selection; an edge is (visits, scores, means of the siblings, index, mover)
+            # 1. selection; an edge is (visits, scores of the siblings, index, mover)
             node, n, edges = 0, V[0], []
             while not UN[node]:
                 kids = CN[node]
                 if not kids:
                     break  # a terminal node
                 logn = log[n]
-                cv, cq = CV[node], CQ[node]
+                cv, cs = CV[node], CS[node]
                 best = -1.0
-                i = k = 0
-                for q, v in zip(cq, cv):  # UCB1; the first child wins ties, as with max()
-                    u = q + c * sqrt(logn / v)
+                i = 0
+                for k, (s, v) in enumerate(zip(cs, cv)):  # gamekit's one UCB1; the first child wins ties
+                    u = ucb(s, v, logn, c)
                     if u > best:
                         best, i = u, k
-                    k += 1
                 n = cv[i]  # a child's visits are the visits of the edge leading to it
-                edges.append((cv, CS[node], cq, i, TM[node]))
+                edges.append((cv, cs, i, TM[node]))
                 node = kids[i]
             # 2. expansion of the next untried move
             untried = UN[node]
@@ -138,14 +135,12 @@ class FastTicTacToeMCTS:
                 CM.append([])
                 CV.append([])
                 CS.append([])
-                CQ.append([])
-                cv, cs, cq = CV[node], CS[node], CQ[node]
+                cv, cs = CV[node], CS[node]
                 CN[node].append(child)
                 CM[node].append(move)
                 cv.append(0)
                 cs.append(0.0)
-                cq.append(0.0)
-                edges.append((cv, cs, cq, len(cv) - 1, p))
+                edges.append((cv, cs, len(cv) - 1, p))
                 node = child
             # 3. rollout with uniformly random moves (X and O moves unrolled)
             winner = ST[node]
@@ -173,16 +168,14 @@ class FastTicTacToeMCTS:
             # 4. backpropagation: each edge is scored for the player who moved along it
             V[0] += 1
             if winner == _DRAW:
-                for cv, cs, cq, i, _ in edges:
-                    v = cv[i] = cv[i] + 1
-                    s = cs[i] = cs[i] + 0.5
-                    cq[i] = s / v
+                for cv, cs, i, _ in edges:
+                    cv[i] += 1
+                    cs[i] += 0.5
             else:  # a loss adds 0.0 to the score, which changes nothing
-                for cv, cs, cq, i, mover in edges:
-                    v = cv[i] = cv[i] + 1
+                for cv, cs, i, mover in edges:
+                    cv[i] += 1
                     if mover == winner:
                         cs[i] += 1.0
-                    cq[i] = cs[i] / v
         self.simulations += iterations
 
 

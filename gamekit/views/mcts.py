@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import math
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -54,17 +55,28 @@ def tree_layout(g) -> dict[Any, tuple]:
     return pos
 
 
-_EXACT: dict[tuple, dict] = {}
+#: Exact values remembered WITH the game object they describe: the entry lives exactly as long as
+#: the game (a weak reference), so a freed game's answers can never reach another game. Games
+#: that compare equal (same rules) share an entry, which is right: equal games have equal values.
+_EXACT: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()
 
 
 def exact_values(game: Game, state: Any) -> dict:
-    """`solve(game, state)`, remembered per game and state (tree drawings repeat it often)."""
-    key = (repr(game), state)
-    if key not in _EXACT:
-        if len(_EXACT) > 32:
-            _EXACT.clear()
-        _EXACT[key] = solve(game, state)
-    return _EXACT[key]
+    """`solve(game, state)`, remembered with the game (tree drawings repeat it often).
+
+    Games that cannot be weakly referenced or hashed are solved afresh every time.
+    """
+    try:
+        per_game = _EXACT.get(game)
+        if per_game is None:
+            per_game = _EXACT[game] = {}
+    except TypeError:  # unhashable, or no weak references (__slots__): no memory
+        return solve(game, state)
+    if state not in per_game:
+        if len(per_game) > 32:
+            per_game.clear()
+        per_game[state] = solve(game, state)
+    return per_game[state]
 
 
 def edge_colour(values: dict, game: Game, parent_state: Any, child_state: Any) -> str:
