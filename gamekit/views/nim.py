@@ -506,27 +506,34 @@ def draw_gnim(match: GNimMatch, hints: bool = False, ax=None):
     remaining moves, and, with `hints`, each of the person's moves coloured by its value
     (red = wins for you, black = draw, blue = loses)."""
     s = match.state
-    fig = ax.figure if ax is not None else plt.figure(figsize=(11, 3.6))
+    fig = ax.figure if ax is not None else plt.figure(figsize=(11, 3.2))
     ax = ax or fig.add_subplot(111)
-    per_row = 25
+    per_row = 30
+    rows = max(1, -(-s.board // per_row))
     for k in range(s.board):
-        ax.scatter(k % per_row, 3.2 - 0.55 * (k // per_row), s=380, color=GREY, edgecolor=BLACK, zorder=2)
+        x = 0.02 + 0.032 * (k % per_row)
+        y = 0.86 - 0.12 * (k // per_row)
+        ax.scatter(x, y, s=330, color=GREY, edgecolor=BLACK, zorder=2, transform=ax.transAxes, clip_on=False)
     if s.board == 0:
-        ax.text(0, 3.2, "no stones left", fontsize=FONT, va="center")
+        ax.text(0.0, 0.86, "no stones left", fontsize=FONT, va="center", transform=ax.transAxes)
     mv = match.move_values() if hints else {}
+    width = max(len(s.budgets[0]), len(s.budgets[1]), 1)
+    col = 0.72 / width
+    top = 0.86 - 0.12 * (rows - 1) - 0.28
     for p in (0, 1):
-        y = 1.6 - 0.9 * p
+        y = top - 0.26 * p
         who = "you" if p == match.human else match.name
-        arrow = "▶ " if not match.over and s.to_move == p else "   "
-        ax.text(-0.6, y, f"{arrow}{PLAYER[p]} ({who}):", fontsize=FONT, ha="left", va="center", fontweight="bold")
-        x = 6.5
-        for t, u in s.budgets[p]:
+        arrow = "▶ " if not match.over and s.to_move == p else "    "
+        ax.text(
+            0.0, y, f"{arrow}{PLAYER[p]} ({who})", fontsize=FONT, va="center", fontweight="bold", transform=ax.transAxes
+        )
+        for j, (t, u) in enumerate(s.budgets[p]):
             label = f"take {t} × {_uses(u)}"
-            colour = _value_colour(mv[t]) if (p == match.human and t in mv) else "#444"
+            colour = "#444"
             if p == match.human and t in mv:
                 label += f" ({_value_word(mv[t])})"
-            ax.text(x, y, label, fontsize=FONT, ha="left", va="center", color=colour)
-            x += 1.0 + 0.42 * len(label)
+                colour = _value_colour(mv[t])
+            ax.text(0.28 + j * col, y, label, fontsize=FONT, va="center", color=colour, transform=ax.transAxes)
     if match.over:
         status = f"game over: {match.outcome()}"
     elif hints:
@@ -534,8 +541,6 @@ def draw_gnim(match: GNimMatch, hints: bool = False, ax=None):
     else:
         status = "your move" if match.your_turn else f"{match.name} to move"
     ax.set_title(f"{s.board} stone{'s' if s.board != 1 else ''} left · {status}", fontsize=FONT + 1)
-    ax.set_xlim(-1, per_row + 1)
-    ax.set_ylim(0.2, 3.7)
     ax.axis("off")
     return fig
 
