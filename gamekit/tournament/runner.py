@@ -329,7 +329,7 @@ def _execute_dask(specs: Sequence[GameSpec], scheduler: str) -> Iterator[dict[st
         from dask.distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError("running on a cluster needs dask.distributed: pip install 'gamekit-course[cluster]'") from exc
-    with Client(scheduler, set_as_default=False) as client:
+    with Client(scheduler) as client:
         futures = client.map(play_game_spec, [s.as_dict() for s in specs], pure=False)
         try:
             for future in as_completed(futures):

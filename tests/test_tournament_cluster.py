@@ -1,0 +1,189 @@
+"""The class tournament, slower checks: a real Dask cluster on loopback, the command line, and
+resuming a run that was killed (SIGKILL) in the middle; the time bank.
+
+These start processes (a scheduler, two workers, the CLI) and take some seconds each; they are
+in the fast tier's file list but kept apart so their cost is visible (see the lead's notes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamekit.tournament.runner import Tournament
+from gamekit.tournament.sandbox import Limits
+
+AGENTS = Path(__file__).parent / "tournament_agents"
+SAMPLES = [AGENTS / "first_free.py", AGENTS / "random_mover.py", AGENTS / "perfect.py"]
+FAST = Limits(move_seconds=0.3, bank_seconds=0.0, startup_seconds=5.0, memory_mb=64, output_kb=64)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def without_times(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in ("times", "seconds")}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    import gamekit
+
+    package_parent = str(Path(gamekit.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")]).strip(os.pathsep)
+    return env
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A real `dask scheduler` and two `dask worker` processes on 127.0.0.1, torn down afterwards."""
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import Client
+
+    folder = tmp_path_factory.mktemp("dask")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    procs = [
+        subprocess.Popen(
+            [*dask, "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            cwd=folder,
+            env=_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
+    worker = [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard"]
+    for k in range(2):
+        procs.append(
+            subprocess.Popen(
+                [
+                    *worker,
+                    "--local-directory",
+                    str(folder / f"w{k}"),
+                    "--listen-address",
+                    f"tcp://127.0.0.1:{free_port()}",
+                ],
+                cwd=folder,
+                env=_env(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+    try:
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for p in reversed(procs):
+            os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+
+
+def test_a_tournament_on_a_loopback_dask_cluster_equals_the_local_run(dask_cluster, tmp_path):
+    local = Tournament(tmp_path / "local.sqlite", SAMPLES, game="nim", starts=1, seed=11, limits=FAST)
+    local.run(workers=2)
+    remote = Tournament(tmp_path / "remote.sqlite", SAMPLES, game="nim", starts=1, seed=11, limits=FAST)
+    remote.run(scheduler=dask_cluster)
+    assert len(remote.records()) == 6
+    assert [without_times(r) for r in remote.records()] == [without_times(r) for r in local.records()]
+    assert [(e.id, e.status) for e in remote.entrants()] == [(e.id, e.status) for e in local.entrants()]
+
+
+def cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gamekit.tournament", *args],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=120,
+        **kwargs,
+    )
+
+
+def test_the_command_line_validates_runs_and_reports(tmp_path):
+    bad = cli("validate", str(AGENTS / "first_free.py"), str(AGENTS / "zoo" / "raiser.py"), "--move-time", "0.3")
+    assert bad.returncode == 1 and "rejected  raiser" in bad.stdout and "ZeroDivisionError" in bad.stdout
+    db, out = tmp_path / "t.sqlite", tmp_path / "report"
+    run = cli("run", *map(str, SAMPLES), "--game", "subtraction", "--db", str(db), "--starts", "2", "--seed", "4",
+              "--move-time", "0.3", "--report", str(out))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "12 games to play" in run.stdout and "perfect (solver)" in run.stdout
+    page = (out / "leaderboard.html").read_text()
+    assert "<svg" in page and "Replay" in page and "subtraction" in page
+    summary = json.loads((out / "ratings.json").read_text())
+    assert [s["id"] for s in summary["standings"]][0] == "perfect"
+    assert len(list((out / "games").glob("*.json"))) == 12
+    again = cli("run", str(AGENTS / "first_free.py"), "--db", str(db))
+    assert again.returncode == 2 and "resume" in again.stderr
+    report = cli("report", "--db", str(db), "--out", str(tmp_path / "r2"), "--reps", "50")
+    assert report.returncode == 0 and (tmp_path / "r2" / "leaderboard.html").exists()
+
+
+def test_a_killed_run_resumes_and_ends_with_the_same_games_as_an_uninterrupted_one(tmp_path):
+    slow = tmp_path / "slow.py"
+    slow.write_text("import time\nNAME = 'slow'\ndef agent(game, state):\n    time.sleep(0.05)\n"
+                    "    return game.legal_moves(state)[-1]\n")  # fmt: skip
+    agents = [*map(str, SAMPLES), str(slow)]
+    db = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamekit.tournament", "run", *agents, "--db", str(db), "--game", "tictactoe",
+         "--starts", "2", "--seed", "9", "--workers", "2"],
+        env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    stored = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and stored < 5:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as con:
+                    stored = con.execute("SELECT count(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 5 <= stored < 24, "the run was not stopped in the middle"
+    resumed = Tournament.open(db)
+    kept = len(resumed.records())
+    assert kept >= stored and len(resumed.remaining()) == 24 - kept
+    assert resumed.run(workers=2) == 24 - kept
+    whole = Tournament(tmp_path / "whole.sqlite", agents, game="tictactoe", starts=2, seed=9)
+    whole.run(workers=2)
+    assert [without_times(r) for r in resumed.records()] == [without_times(r) for r in whole.records()]
+
+
+def test_the_time_bank_pays_for_slow_moves_until_it_is_empty(tmp_path):
+    slow = tmp_path / "slow_mover.py"
+    slow.write_text("import time\nNAME = 'slow'\ndef agent(game, state):\n    time.sleep(0.5)\n"
+                    "    return game.legal_moves(state)[0]\n")  # fmt: skip
+    limits = Limits(move_seconds=0.3, bank_seconds=0.5, startup_seconds=5.0)
+    t = Tournament(tmp_path / "bank.sqlite", [slow], gauntlet=[AGENTS / "first_free.py"], format="gauntlet",
+                   game="tictactoe", limits=limits)  # fmt: skip
+    t.run(workers=2, validate=False)
+    for r in t.records():
+        seat = r["agents"].index("slow_mover")
+        assert r["forfeit"] == seat and r["reason"] == "timeout"
+        # each slow move costs 0.2 s of the 0.5 s bank: two moves are paid for, the third is lost
+        assert len(r["times"][seat::2]) == 2, r["times"]
+        assert r["seconds"] < 0.5 * 2 + 0.3 + 0.5 + 1.0 + 1.0
