@@ -649,3 +649,17 @@ def test_gnim_widget_headless_state_message_hints_and_snapshot():
     w.seat.value = 1
     w.new.click()
     assert w.model.human == 1 and w.model.history[0][0] == "computer"
+
+
+def test_deep_games_get_a_clear_error_not_a_bare_recursion_error():
+    from gamekit.protocol import TooDeepError
+
+    deep = GeneralizedNim(5000, {1: INF})
+    for call in (
+        lambda: source_minmax(deep),
+        lambda: source_alphabeta(deep, deep.initial_state()),
+        lambda: source_alphabeta_max_repaired(deep, deep.initial_state()),
+    ):
+        with pytest.raises(TooDeepError, match="recursion limit"):
+            call()
+    assert start_value(deep) == -1  # solve iterates: 5000 single steps, the second player takes the last
