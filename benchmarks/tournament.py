@@ -1,0 +1,203 @@
+"""What the tournament's sandbox costs: games per second in-process against sandboxed, locally and
+on a loopback Dask cluster, and the sandbox's overhead per move.
+
+    python benchmarks/tournament.py              # the figures quoted in the report (about a minute)
+    python benchmarks/tournament.py --quick      # fewer games
+
+Six cheap TicTacToe agents play a round robin (15 pairings x `--starts` starts x 2 seat orders),
+so the figures measure the machinery, not the agents' thinking. "In-process" plays both agents
+in the referee's process (no limits enforced: trusted code only); "sandboxed" runs each agent in
+its own forked process with the limits, the audit hook and the outside clock. The Dask cluster is
+a real `dask scheduler` and two `dask worker` processes (one thread each) on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gamekit.tournament.games import game_kind
+from gamekit.tournament.runner import Tournament, execute
+from gamekit.tournament.sandbox import AgentProcess, Limits
+
+AGENTS = {
+    "first": "NAME = 'first'\ndef agent(game, state):\n    return game.legal_moves(state)[0]\n",
+    "last": "NAME = 'last'\ndef agent(game, state):\n    return game.legal_moves(state)[-1]\n",
+    "random": "import random\nNAME = 'random'\ndef agent(game, state):\n"
+    "    return random.choice(list(game.legal_moves(state)))\n",
+    "centre": "NAME = 'centre first'\nORDER = (4, 0, 2, 6, 8, 1, 3, 5, 7)\ndef agent(game, state):\n"
+    "    legal = game.legal_moves(state)\n    return next(m for m in ORDER if m in legal)\n",
+    "block": "NAME = 'win or block'\nclass Agent:\n    def __init__(self, game, seat):\n"
+    "        self.game, self.seat = game, seat\n    def move(self, state):\n"
+    "        g, legal = self.game, self.game.legal_moves(state)\n"
+    "        for who in (self.seat, 1 - self.seat):\n            for m in legal:\n"
+    "                after = state[:m] + ('XO'[who],) + state[m + 1:]\n"
+    "                if g.is_terminal(after) and g.utility(after, who) > 0:\n                    return m\n"
+    "        return legal[0]\n",
+    "corner": "NAME = 'corners'\ndef agent(game, state):\n    legal = game.legal_moves(state)\n"
+    "    return next((m for m in (0, 2, 6, 8) if m in legal), legal[0])\n",
+}
+PING = "NAME = 'ping'\ndef agent(game, state):\n    return 0\n"
+
+
+def write_agents(folder: Path) -> list[Path]:
+    (folder / "agents").mkdir()
+    paths = []
+    for name, source in AGENTS.items():
+        path = folder / "agents" / f"{name}.py"  # not beside the cluster's cwd: random.py would shadow random
+        path.write_text(source)
+        paths.append(path)
+    return paths
+
+
+def games_per_second(folder: Path, agents: list[Path], starts: int, sandbox: bool, **run) -> tuple[float, int]:
+    db = folder / f"t-{sandbox}-{'dask' if run.get('scheduler') else 'local'}-{time.monotonic_ns()}.sqlite"
+    t = Tournament(db, agents, game="tictactoe", starts=starts, seed=1, sandbox=sandbox)
+    t.validate(workers=run.get("workers"), scheduler=run.get("scheduler"))
+    t0 = time.perf_counter()
+    played = t.run(validate=False, **run)
+    seconds = time.perf_counter() - t0
+    t.close()
+    return played / seconds, played
+
+
+def overhead_per_move(moves: int) -> tuple[float, float, float]:
+    """(sandboxed round trip per move, in-process call per move, process start-up) in seconds."""
+    kind = game_kind("tictactoe")
+    state = kind.state_to_json(kind.build().initial_state())
+    limits = Limits()
+    starts = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        agent = AgentProcess(PING, limits)
+        agent.wait_ready(agent.start())
+        agent.begin("tictactoe", {}, 0, 1)
+        starts.append(time.perf_counter() - t0)
+        agent.close()
+    agent = AgentProcess(PING, limits)
+    agent.wait_ready(agent.start())
+    agent.begin("tictactoe", {}, 0, 1)
+    for _ in range(100):
+        agent.ask(state, 1.0)
+    t0 = time.perf_counter()
+    for _ in range(moves):
+        agent.ask(state, 1.0)
+    sandboxed = (time.perf_counter() - t0) / moves
+    agent.close()
+    namespace: dict = {}
+    exec(PING, namespace)
+    game, f = kind.build(), namespace["agent"]
+    t0 = time.perf_counter()
+    for _ in range(moves):
+        f(game, kind.state_from_json(state))
+    inside = (time.perf_counter() - t0) / moves
+    return sandboxed, inside, statistics.median(starts)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
+    from dask.distributed import Client
+
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    log = open(folder / "dask.log", "w")  # noqa: SIM115  (the processes write to it until stopped)
+    quiet = {"stdout": log, "stderr": log, "start_new_session": True, "cwd": folder}
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+            ],
+            **quiet,
+        )  # fmt: skip
+    ]
+    for k in range(2):
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "distributed.cli.dask_worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    "--local-directory",
+                    str(folder / f"w{k}"),
+                ],
+                **quiet,
+            )  # fmt: skip
+        )
+    try:
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=60)
+    except OSError:
+        stop_cluster(procs)
+        raise
+    return address, procs
+
+
+def stop_cluster(procs: list[subprocess.Popen]) -> None:
+    for p in reversed(procs):
+        os.killpg(p.pid, signal.SIGTERM)
+    for p in procs:
+        p.wait(20)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--starts", type=int, default=10, help="starts per pairing (default 10: 300 games)")
+    ap.add_argument("--moves", type=int, default=5000, help="moves for the overhead measurement")
+    ap.add_argument("--quick", action="store_true", help="3 starts, 1000 moves")
+    ap.add_argument("--no-dask", action="store_true", help="skip the cluster")
+    args = ap.parse_args()
+    if args.quick:
+        args.starts, args.moves = 3, 1000
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        agents = write_agents(folder)
+        sandboxed, inside, startup = overhead_per_move(args.moves)
+        print(f"sandbox round trip per move: {1e3 * sandboxed:.3f} ms (in-process call {1e3 * inside:.4f} ms); "
+              f"overhead {1e3 * (sandboxed - inside):.3f} ms per move")  # fmt: skip
+        print(f"agent process start-up (fork from the zygote, load, begin a game): {1e3 * startup:.1f} ms")
+        rows = []
+        list(execute([], 1))  # nothing: just the import path
+        rate, n = games_per_second(folder, agents, args.starts, sandbox=False, workers=1)
+        rows.append(("in-process, local (1 referee)", rate, n))
+        rate, n = games_per_second(folder, agents, args.starts, sandbox=True, workers=os.cpu_count())
+        rows.append((f"sandboxed, local ({os.cpu_count()} referees)", rate, n))
+        if not args.no_dask:
+            address, procs = start_cluster(folder)
+            try:
+                rate, n = games_per_second(folder, agents, args.starts, sandbox=False, scheduler=address)
+                rows.append(("in-process, Dask loopback (2 workers)", rate, n))
+                rate, n = games_per_second(folder, agents, args.starts, sandbox=True, scheduler=address)
+                rows.append(("sandboxed, Dask loopback (2 workers)", rate, n))
+            finally:
+                stop_cluster(procs)
+        print(f"\nround robin of 6 TicTacToe agents, {rows[0][2]} games, on {os.cpu_count()} cores:")
+        for label, rate, _ in rows:
+            print(f"  {label:<42} {rate:8.1f} games/s")
+
+
+if __name__ == "__main__":
+    main()
