@@ -296,7 +296,9 @@ def against_every_opponent(
     If no line is lost, no opponent whatsoever can beat the player: a proof, not a sample.
     """
     check_game(game)
-    seat = check_player(seat)
+    seat = check_player(seat, "seat")
+    if not callable(player):
+        raise TypeError(f"player must be callable as player(game, state) -> move, got {player!r}")
     root = game.initial_state() if state is None else state
     result = ExhaustiveCheck(player_name(player), seat, root)
     stack: list[tuple[State, tuple]] = [(root, ())]
@@ -319,6 +321,9 @@ def line_probability(game: Game, line: tuple, seat: int, state: State | None = N
     random opponent — which tells how many games a tournament needs to notice a flaw.
     """
     check_game(game)
+    seat = check_player(seat, "seat")
+    if isinstance(line, (str, bytes)) or not hasattr(line, "__iter__"):
+        raise TypeError(f"line must be a sequence of moves (from ExhaustiveCheck.losses), got {line!r}")
     s = game.initial_state() if state is None else state
     p = Fraction(1)
     for move in line:

@@ -8,7 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from .protocol import Game, IllegalMoveError, State, Winner, check_game, player_name
+from .protocol import (
+    Game,
+    IllegalMoveError,
+    State,
+    Winner,
+    check_bool,
+    check_game,
+    check_int,
+    check_name,
+    check_seed,
+    player_name,
+)
 
 
 @dataclass(frozen=True)
@@ -49,10 +60,15 @@ def play_game(
     player and its seat.
     """
     check_game(game)
-    if len(players) != 2:
-        raise ValueError(f"a game needs exactly two players, got {len(players)}")
+    players = _check_players(players)
+    max_moves = check_int(max_moves, "max_moves", minimum=1)
+    if names is None:
+        names = tuple(player_name(p) for p in players)
+    else:
+        if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
+            raise TypeError(f"names must be a pair of texts, such as ('A', 'B'), got {names!r}")
+        names = tuple(check_name(x, "each name") for x in names)
     s = game.initial_state() if state is None else state
-    names = tuple(names) if names else tuple(player_name(p) for p in players)
     states: list[State] = [s]
     moves: list[Any] = []
     movers: list[int] = []
@@ -81,6 +97,24 @@ def play_game(
 StartChooser = Callable[[Game, np.random.Generator], State]
 
 
+def _check_players(players: Any) -> list[Callable]:
+    """Two players, each a callable player(game, state) -> move."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise TypeError(f"players must be a list of two players [player 0, player 1], got {players!r}")
+    if len(players) != 2:
+        raise ValueError(f"a game needs exactly two players, got {len(players)}")
+    for seat, p in enumerate(players):
+        if not callable(p):
+            raise TypeError(f"player {seat} must be callable as player(game, state) -> move, got {p!r}")
+    return list(players)
+
+
+def _check_rng(rng: Any) -> np.random.Generator:
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator (numpy.random.default_rng(seed)), got {rng!r}")
+    return rng
+
+
 def draw_start(game: Game, rng: np.random.Generator, *args: Any, **kwargs: Any) -> State:
     """A start state for `game` drawn with `rng`: the game's own `random_start`, if it has one.
 
@@ -88,6 +122,8 @@ def draw_start(game: Game, rng: np.random.Generator, *args: Any, **kwargs: Any) 
     arguments are passed on to it. A game without it starts at `initial_state()` (then extra
     arguments are an error, since nothing could use them).
     """
+    check_game(game)
+    _check_rng(rng)
     chooser = getattr(game, "random_start", None)
     if chooser is None:
         if args or kwargs:
@@ -127,8 +163,8 @@ def playout(
     `low`/`high`, if given, are passed on to the game's `random_start` (the subtraction game
     draws n in low..high, 20..50 by default).
     """
-    rng = np.random.default_rng(seed)
-    options = {k: v for k, v in (("low", low), ("high", high)) if v is not None}
+    rng = np.random.default_rng(check_seed(seed))
+    options = {k: check_int(v, k, minimum=0) for k, v in (("low", low), ("high", high)) if v is not None}
     return play_game(game, [player1, player2], draw_start(game, rng, **options))
 
 
@@ -191,16 +227,20 @@ def tournament(
     turns at moving first (player_a starts game 0). `swap_seats=False` (player_a always
     moves first) switches pairing off.
     """
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be a positive whole number, got {games!r}")
-    games = int(games)
-    pair = bool(paired) and bool(swap_seats)
+    check_game(game)
+    _check_players([player_a, player_b])
+    games = check_int(games, "games", minimum=1)
+    if start is not None and not callable(start):
+        raise TypeError(f"start must be None or a function start(game, rng) -> state, got {start!r}")
+    swap_seats, keep_records = check_bool(swap_seats, "swap_seats"), check_bool(keep_records, "keep_records")
+    progress, paired = check_bool(progress, "progress"), check_bool(paired, "paired")
+    pair = paired and swap_seats
     if pair and games % 2:
         raise ValueError(
             f"games must be even with paired starts (each start is played twice, seats swapped), got {games}; "
             "pass an even number, or paired=False"
         )
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
     result = TournamentResult((player_name(player_a), player_name(player_b)), paired=pair)
     rounds: Any = range(games)
     if progress:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .counting import count_outcomes, outcome_probabilities
-from .protocol import Game, Move, State, player_name
+from .protocol import Game, Move, State, check_name, check_probability, check_seed, player_name
 from .solve import solve
 
 __all__ = [
@@ -57,8 +57,8 @@ class RandomPlayer:
     """Chooses uniformly among the legal moves."""
 
     def __init__(self, seed: int | None = None, name: str = "random"):
-        self.rng = np.random.default_rng(seed)
-        self.name = name
+        self.rng = np.random.default_rng(check_seed(seed))
+        self.name = check_name(name)
 
     def __call__(self, game: Game, state: State) -> Move:
         moves = game.legal_moves(state)
@@ -80,7 +80,7 @@ class PerfectPlayer:
     """
 
     def __init__(self, name: str = "perfect"):
-        self.name = name
+        self.name = check_name(name)
         self._table = _PerGame()
 
     def values(self, game: Game, state: State) -> dict[State, float]:
@@ -109,8 +109,8 @@ class SmartRandomPlayer:
     """
 
     def __init__(self, seed: int | None = None, name: str = "random (smart end)"):
-        self.rng = np.random.default_rng(seed)
-        self.name = name
+        self.rng = np.random.default_rng(check_seed(seed))
+        self.name = check_name(name)
 
     def __call__(self, game: Game, state: State) -> Move:
         me = game.to_move(state)
@@ -140,14 +140,17 @@ class MixedPlayer:
         other: PlayerFn | None = None,
         name: str | None = None,
     ):
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 <= p <= 1.0:
-            raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
-        self.p = float(p)
-        self.rng = np.random.default_rng(seed)
+        self.p = check_probability(p, "p")
+        for role, given in (("optimal", optimal), ("other", other)):
+            if given is not None and not callable(given):
+                raise TypeError(
+                    f"{role} must be a player (a callable player(game, state) -> move) or None, got {given!r}"
+                )
+        self.rng = np.random.default_rng(check_seed(seed))
         child_seed = int(self.rng.integers(2**32))
         self.optimal = optimal if optimal is not None else PerfectPlayer()
         self.other = other if other is not None else SmartRandomPlayer(seed=child_seed)
-        self.name = name or f"mixed(p={self.p:g})"
+        self.name = f"mixed(p={self.p:g})" if name is None else check_name(name)
 
     def __call__(self, game: Game, state: State) -> Move:
         chosen = self.optimal if self.rng.random() < self.p else self.other
@@ -168,7 +171,7 @@ class RawCountPlayer:
     """
 
     def __init__(self, name: str = "raw counts"):
-        self.name = name
+        self.name = check_name(name)
         self._memo = _PerGame()
 
     def scores(self, game: Game, state: State) -> dict[Move, float]:
@@ -196,7 +199,7 @@ class LossAversePlayer:
     """
 
     def __init__(self, name: str = "1 − P(lose)"):
-        self.name = name
+        self.name = check_name(name)
         self._memo = _PerGame()
 
     def chances(self, game: Game, state: State) -> dict[Move, Any]:

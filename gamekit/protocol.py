@@ -9,11 +9,18 @@ function says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-State = Hashable
-Move = Hashable
+import numpy as np
+
+# States and moves are hashable values (tuples, named tuples, frozen dataclasses). They are typed
+# `Any` rather than `Hashable` so that a game whose methods take its own state class (e.g.
+# `SubtractionGame.play(state: SubtractionState, ...)`) still satisfies the `Game` protocol:
+# method parameters are contravariant, so `Hashable` there would reject every concrete game.
+State = Any
+Move = Any
 Player = int  # 0 = the first player (MAX), 1 = the second player (MIN)
 #: Who won a finished game, everywhere in gamekit (`GameRecord.winner`, ...): the player
 #: index 0 or 1, or None for a draw. Never a symbol such as "X" or a 1-based number.
@@ -71,11 +78,96 @@ def illegal_move(move: Any, state: Any, legal: Sequence[Any]) -> IllegalMoveErro
     return IllegalMoveError(f"illegal move {move!r} in state {state!r}; allowed moves: {allowed}")
 
 
-def check_player(player: Any) -> Player:
-    """Validate a player index: 0 or 1, nothing else."""
-    if isinstance(player, bool) or player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
+class MoveTypeError(IllegalMoveError, TypeError):
+    """An illegal move of the wrong type (a float, a bool, a string where the game wants an int).
+
+    Both an `IllegalMoveError` (the protocol's error for any illegal move) and a `TypeError`.
+    """
+
+
+# --- input checks shared by every public function ------------------------------------------
+#
+# One rule everywhere: a value of the wrong TYPE is a TypeError, a value of the right type
+# outside the allowed range is a ValueError, and both messages say what is allowed. Python
+# and numpy integers count as whole numbers; bool, float, str and None do not.
+
+
+def _int_allowed(minimum: int | None, maximum: int | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"a whole number from {minimum} to {maximum}"
+    if minimum is not None:
+        return f"a whole number >= {minimum}"
+    if maximum is not None:
+        return f"a whole number <= {maximum}"
+    return "a whole number"
+
+
+def is_int(value: Any) -> bool:
+    """True for Python and numpy integers, False for bool (and everything else)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """`value` as a Python int, or a TypeError (not a whole number) / ValueError (out of range).
+
+    Accepts int and numpy integers; refuses bool, float (even 3.0), str and None, because
+    silently turning them into numbers hides mistakes.
+    """
+    allowed = _int_allowed(minimum, maximum)
+    if not is_int(value):
+        raise TypeError(f"{name} must be {allowed}, got {value!r} (a {type(value).__name__})")
+    v = int(value)
+    if (minimum is not None and v < minimum) or (maximum is not None and v > maximum):
+        raise ValueError(f"{name} must be {allowed}, got {v}")
+    return v
+
+
+def check_player(player: Any, name: str = "player") -> Player:
+    """Validate a player index: 0 or 1 (int or numpy int), nothing else."""
+    if not is_int(player):
+        raise TypeError(f"{name} must be 0 or 1, got {player!r} (a {type(player).__name__})")
+    if player not in (0, 1):
+        raise ValueError(f"{name} must be 0 or 1, got {player!r}")
     return int(player)
+
+
+def check_probability(value: Any, name: str = "p") -> float:
+    """A probability: a real number (int, float or numpy number, not bool) between 0 and 1."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a probability between 0 and 1 (a number), got {value!r}")
+    v = float(value)
+    if math.isnan(v) or not 0.0 <= v <= 1.0:
+        raise ValueError(f"{name} must be a probability between 0 and 1, got {value!r}")
+    return v
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """True or False (numpy bools too), nothing else: 0, 1, "yes" and None are refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} (a {type(value).__name__})")
+    return bool(value)
+
+
+def check_seed(seed: Any, name: str = "seed") -> Any:
+    """A random seed: None, a whole number >= 0, or a numpy Generator/SeedSequence (passed on as is)."""
+    if seed is None or isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
+        return seed
+    if not is_int(seed):
+        raise TypeError(
+            f"{name} must be None, a whole number >= 0 or a numpy Generator, got {seed!r} (a {type(seed).__name__})"
+        )
+    if seed < 0:
+        raise ValueError(f"{name} must be None, a whole number >= 0 or a numpy Generator, got {seed!r}")
+    return int(seed)
+
+
+def check_name(value: Any, name: str = "name") -> str:
+    """A display name: a non-empty string."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a text (str), got {value!r} (a {type(value).__name__})")
+    if not value.strip():
+        raise ValueError(f"{name} must be a non-empty text, got {value!r}")
+    return value
 
 
 def player_name(player: Any) -> str:

@@ -21,6 +21,8 @@ def solve(game: Game, state: State | None = None, table: dict[State, float] | No
     Raises ValueError if the game graph has a cycle (its values would be undefined).
     """
     check_game(game)
+    if table is not None and not isinstance(table, dict):
+        raise TypeError(f"table must be None or a dict from an earlier solve of the same game, got {table!r}")
     root = game.initial_state() if state is None else state
     values: dict[State, float] = {} if table is None else table
     on_path: set = set()
@@ -53,6 +55,8 @@ def solve(game: Game, state: State | None = None, table: dict[State, float] | No
 
 def move_values(game: Game, state: State, values: dict[State, float] | None = None) -> dict[Move, float]:
     """The value (player 0's view) of each legal move in `state`, in legal-move order."""
+    if values is not None and not isinstance(values, dict):
+        raise TypeError(f"values must be None or a dict from solve(game, ...), got {values!r}")
     if values is None or state not in values:
         values = solve(game, state)
     return {m: values[game.play(state, m)] for m in game.legal_moves(state)}

@@ -66,9 +66,9 @@ def test_players_are_reproducible_from_their_seed():
     assert len({run(s) for s in range(20)}) > 5  # different seeds, different games
 
 
-@pytest.mark.parametrize("p", [-0.1, 1.5, "0.5", None])
-def test_mixed_player_rejects_bad_probabilities(p):
-    with pytest.raises(ValueError, match="probability between 0 and 1"):
+@pytest.mark.parametrize("p, error", [(-0.1, ValueError), (1.5, ValueError), ("0.5", TypeError), (None, TypeError)])
+def test_mixed_player_rejects_bad_probabilities(p, error):
+    with pytest.raises(error, match="probability between 0 and 1"):
         MixedPlayer(p)
 
 
@@ -135,7 +135,7 @@ def test_tournament_counts_add_up_and_seats_alternate():
 
 
 def test_tournament_rejects_bad_counts():
-    with pytest.raises(ValueError, match="positive whole number"):
+    with pytest.raises(ValueError, match="games must be a whole number >= 1"):
         tournament(SubtractionGame(9), RandomPlayer(1), RandomPlayer(2), games=0)
 
 

@@ -4,13 +4,17 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamekit import (
     IllegalMoveError,
+    PerfectPlayer,
     SubtractionGame,
     SubtractionState,
     periodicity,
     red_blue,
+    solve,
     strategy_table,
     winning_moves,
 )
@@ -196,3 +200,41 @@ def test_strategy_table_gives_the_winning_moves_for_every_n(moves):
         assert truth == expected, (moves, n)
         assert winning_moves(n, moves) == truth
         assert (table.move_for(n) is None) == colours[n]
+
+
+# --- property tests (hypothesis): exact values against the mod-8 rule, from both seats -----------
+
+
+_SOLVED: dict = {}
+_PERFECT = PerfectPlayer()  # one player for every example: its values are reused across starts
+
+
+def _values_up_to_2000():
+    if not _SOLVED:  # every position 0..2000, both seats, in one shared table (each solved once)
+        g = SubtractionGame(2000)
+        for n in range(2001):
+            for seat in (0, 1):
+                solve(g, g.state(n, seat), table=_SOLVED)
+    return _SOLVED
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(1, 2000), seat=st.sampled_from([0, 1]))
+def test_values_and_perfect_moves_follow_the_mod_8_rule_from_both_seats(n, seat):
+    red = n % 8 in (0, 1, 2)  # the source's rule, the oracle
+    game = SubtractionGame(2000)
+    s = game.state(n, seat)
+    value = _values_up_to_2000()[s]
+    assert (value if seat == 0 else -value) == (-1 if red else 1)
+    after = n - _PERFECT(game, s)
+    if not red:
+        assert after >= 0 and after % 8 in (0, 1, 2)  # a winning move produces a red number
+
+
+@settings(max_examples=60, deadline=None)
+@given(moves=st.sets(st.integers(1, 12), min_size=1, max_size=4), n=st.integers(0, 300))
+def test_periodicity_and_red_blue_match_the_definition_for_any_set(moves, n):
+    moves = tuple(sorted(moves))
+    red = brute_red(n, moves)
+    assert periodicity(moves).is_red(n) == red[n]
+    assert red_blue(n, moves).is_red.tolist() == red

@@ -338,7 +338,7 @@ def test_mixed_rate_explorer_and_its_model():
     assert isinstance(w.snapshot(), Figure)
     assert mixed_win_rate(0.5, 60, 3) == mixed_win_rate(0.5, 60, 3)
     for bad in (1.5, -0.1, True, "0.5"):
-        with pytest.raises(ValueError, match="p must be a probability"):
+        with pytest.raises((ValueError, TypeError), match="p must be a probability"):
             MixedRateExplorer(ps=ps, games=10, p=bad)
 
 

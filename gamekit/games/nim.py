@@ -13,23 +13,29 @@ from functools import reduce
 from operator import xor
 from typing import NamedTuple
 
-import numpy as np
+from ..protocol import MoveTypeError, check_bool, check_player, illegal_move, is_int
 
-from ..protocol import illegal_move
+#: Limits of the playable game `Nim` (its legal_moves lists one move per stick, so the cost of
+#: search grows with the sticks); the pure rules (`nim_sum`, `is_p_position`, ...) have none.
+MAX_PILES, MAX_PILE = 100, 10_000
 
 
-def check_piles(piles: Iterable[int]) -> tuple[int, ...]:
-    """Validate piles: a non-empty list of whole numbers >= 0."""
+def check_piles(piles: Iterable[int], max_piles: int | None = None, max_pile: int | None = None) -> tuple[int, ...]:
+    """Validate piles: a non-empty list of whole numbers >= 0 (within the limits, if given)."""
     if isinstance(piles, (str, bytes)) or not hasattr(piles, "__iter__"):
         raise TypeError(f"piles must be a list of whole numbers >= 0, such as [3, 5, 7]; got {piles!r}")
     piles = list(piles)
     if not piles:
         raise ValueError("piles must not be empty: give at least one pile, such as [3, 5, 7]")
+    if max_piles is not None and len(piles) > max_piles:
+        raise ValueError(f"at most {max_piles} piles are allowed here, got {len(piles)}")
     for p in piles:
-        if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
+        if not is_int(p):
             raise TypeError(f"every pile must be a whole number >= 0, got {p!r} in {piles!r}")
         if p < 0:
             raise ValueError(f"every pile must be a whole number >= 0, got {p!r} in {piles!r}")
+        if max_pile is not None and p > max_pile:
+            raise ValueError(f"every pile must be a whole number from 0 to {max_pile} here, got {p!r}")
     return tuple(int(p) for p in piles)
 
 
@@ -40,7 +46,7 @@ class NimState(NamedTuple):
 
 def nim_sum(piles: Iterable[int]) -> int:
     """The XOR of all pile sizes (Bouton's nim-sum)."""
-    return reduce(xor, piles, 0)
+    return reduce(xor, check_piles(piles), 0)
 
 
 def is_p_position(piles: Iterable[int], misere: bool = False) -> bool:
@@ -50,20 +56,27 @@ def is_p_position(piles: Iterable[int], misere: bool = False) -> bool:
     stick; then the player to move loses exactly when the number of 1-piles is odd.
     """
     piles = check_piles(piles)
+    misere = check_bool(misere, "misere")
     if misere and max(piles) <= 1:
         return sum(piles) % 2 == 1
-    return nim_sum(piles) == 0
+    return reduce(xor, piles, 0) == 0
 
 
 def winning_nim_moves(piles: Iterable[int], misere: bool = False) -> list[tuple[int, int]]:
-    """Every move (pile index, sticks taken) that leaves a P-position for the opponent."""
+    """Every move (pile index, sticks taken) that leaves a P-position for the opponent.
+
+    In order of pile, then sticks taken. Only three sizes can be right for the pile moved
+    from: 0, 1 (the misère end game) and its size XOR the nim-sum (Bouton); each is tested
+    with `is_p_position`, so the cost does not grow with the pile sizes.
+    """
     piles = check_piles(piles)
+    misere = check_bool(misere, "misere")
+    total = reduce(xor, piles, 0)
     found = []
     for i, size in enumerate(piles):
-        for take in range(1, size + 1):
-            after = piles[:i] + (size - take,) + piles[i + 1 :]
-            if is_p_position(after, misere):
-                found.append((i, take))
+        for left in sorted({0, 1, size ^ total}, reverse=True):
+            if left < size and is_p_position(piles[:i] + (left,) + piles[i + 1 :], misere):
+                found.append((i, size - left))
     return found
 
 
@@ -71,11 +84,9 @@ class Nim:
     """Nim on the `Game` protocol. A state is `NimState(piles, to_move)`; a move is (pile, take)."""
 
     def __init__(self, piles: Iterable[int] = (3, 5, 7), misere: bool = False):
-        piles = check_piles(piles)
-        if not isinstance(misere, (bool, np.bool_)):
-            raise TypeError(f"misere must be True or False, got {misere!r}")
+        piles = check_piles(piles, MAX_PILES, MAX_PILE)
+        self._misere = check_bool(misere, "misere")
         self._piles = piles
-        self._misere = bool(misere)
 
     @property
     def piles(self) -> tuple[int, ...]:
@@ -111,15 +122,14 @@ class Nim:
     def play(self, state: NimState, move) -> NimState:
         try:
             i, take = move
-            ok = (
-                not isinstance(i, bool)
-                and not isinstance(take, bool)
-                and 0 <= i < len(state.piles)
-                and 1 <= take <= state.piles[i]
-            )
+            typed = is_int(i) and is_int(take)
         except (TypeError, ValueError):
-            ok = False
-        if not ok:
+            typed = False
+        if not typed:
+            err = illegal_move(move, state, self.legal_moves(state))
+            raise MoveTypeError(f"{err} (a move is a pair of whole numbers (pile index, sticks taken))")
+        i, take = int(i), int(take)
+        if not (0 <= i < len(state.piles) and 1 <= take <= state.piles[i]):
             raise illegal_move(move, state, self.legal_moves(state))
         piles = state.piles[:i] + (state.piles[i] - take,) + state.piles[i + 1 :]
         return NimState(piles, 1 - state.to_move)
@@ -130,13 +140,15 @@ class Nim:
     def utility(self, state: NimState, player: int) -> float:
         if any(state.piles):
             raise ValueError(f"utility is defined only at the end of the game, not at {state!r}")
+        player = check_player(player)
         # The player who just moved took the last stick.
         took_last = 1 - state.to_move
         winner = (1 - took_last) if self.misere else took_last
         return 1.0 if player == winner else -1.0
 
     def state(self, piles: Iterable[int], to_move: int = 0) -> NimState:
-        return NimState(check_piles(piles), int(to_move))
+        """A position with these piles and `to_move` to move (for analysis)."""
+        return NimState(check_piles(piles, MAX_PILES, MAX_PILE), check_player(to_move, "to_move"))
 
 
 def parse_piles(text: str) -> tuple[int, ...]:

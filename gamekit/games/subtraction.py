@@ -13,19 +13,24 @@ a finite proof, and the strategy table derived from that period.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..protocol import illegal_move
+from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int
 
-#: Largest N for which `red_blue` builds its arrays (about 1 GB of memory at the limit).
+#: Largest N for which `red_blue` builds its arrays (a few hundred MB of memory at the limit).
 MAX_N = 10**8
 #: How far `periodicity` looks for a repeating window before it gives up.
 MAX_PERIOD_SEARCH = 2_000_000
+#: Memory the window search may use (bytes, about max(moves) + 100 per number scanned): the
+#: scan stops after MAX_SCAN_BYTES // (max(moves) + 100) numbers, so a set such as
+#: (1, 100000) is refused at once instead of filling the memory.
+MAX_SCAN_BYTES = 100_000_000
 
 SEED_MOVES = (3, 5, 11)
 
@@ -33,28 +38,25 @@ SEED_MOVES = (3, 5, 11)
 def check_moves(moves: Iterable[int]) -> tuple[int, ...]:
     """Validate a subtraction set; return it sorted. Distinct positive integers only."""
     if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
-        raise TypeError(f"moves must be a collection of positive integers, got {moves!r}")
+        raise TypeError(f"moves must be a collection of positive integers such as (3, 5, 11), got {moves!r}")
     moves = list(moves)
     if not moves:
         raise ValueError("moves must not be empty: give at least one positive integer, e.g. (3, 5, 11)")
     for d in moves:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-            raise TypeError(f"every move must be a whole number, got {d!r} in {moves!r}")
+        if not is_int(d):
+            raise TypeError(f"every move must be a whole number >= 1, got {d!r} in {moves!r}")
         if d <= 0:
             raise ValueError(f"every move must be a positive integer (1, 2, 3, ...), got {d!r} in {moves!r}")
-    if len(set(moves)) != len(moves):
-        repeated = sorted({d for d in moves if moves.count(d) > 1})
+    counts = Counter(int(d) for d in moves)
+    if len(counts) != len(moves):
+        repeated = sorted(d for d, c in counts.items() if c > 1)
         raise ValueError(f"moves must be distinct, but {repeated} appear more than once in {moves!r}")
-    return tuple(sorted(int(d) for d in moves))
+    return tuple(sorted(counts))
 
 
-def check_number(n: int, what: str = "start") -> int:
+def check_number(n: Any, what: str = "start") -> int:
     """Validate a non-negative whole number (a start value or a bound N)."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"{what} must be a whole number >= 0, got {n!r}")
-    if n < 0:
-        raise ValueError(f"{what} must be a whole number >= 0, got {n!r}")
-    return int(n)
+    return check_int(n, what, minimum=0)
 
 
 class SubtractionState(NamedTuple):
@@ -109,9 +111,12 @@ class SubtractionGame:
         return () if state.n <= 0 else self.moves
 
     def play(self, state: SubtractionState, move: int) -> SubtractionState:
+        if not is_int(move):
+            err = illegal_move(move, state, self.legal_moves(state))
+            raise MoveTypeError(f"{err} (a move is a whole number, got a {type(move).__name__})")
         if state.n <= 0 or move not in self.moves:
             raise illegal_move(move, state, self.legal_moves(state))
-        return SubtractionState(state.n - move, 1 - state.to_move)
+        return SubtractionState(state.n - int(move), 1 - state.to_move)
 
     def is_terminal(self, state: SubtractionState) -> bool:
         return state.n <= 0
@@ -119,13 +124,14 @@ class SubtractionGame:
     def utility(self, state: SubtractionState, player: int) -> float:
         if state.n > 0:
             raise ValueError(f"utility is defined only at the end of the game, not at {state!r}")
+        player = check_player(player)
         just_moved = 1 - state.to_move
         winner = just_moved if state.n == 0 else state.to_move
         return 1.0 if player == winner else -1.0
 
     def state(self, n: int, to_move: int = 0) -> SubtractionState:
-        """A state with number `n` and player `to_move` to move (for analysis)."""
-        return SubtractionState(int(n), int(to_move))
+        """A state with number `n` and player `to_move` to move (for analysis; n <= 0 is a finished game)."""
+        return SubtractionState(check_int(n, "n"), check_player(to_move, "to_move"))
 
     def random_start(self, rng: np.random.Generator, low: int = 20, high: int = 50) -> SubtractionState:
         """A start drawn with `rng`: n uniform in low..high (inclusive), player 0 to move.
@@ -133,6 +139,8 @@ class SubtractionGame:
         The source's playout starts every game this way (`sample(20:50, 1)`), so matches and
         tournaments that want varied starts ask the game for one (optional protocol method).
         """
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator (numpy.random.default_rng(seed)), got {rng!r}")
         low, high = check_number(low, "low"), check_number(high, "high")
         if low > high:
             raise ValueError(f"low must not exceed high, got {low}..{high}")
@@ -216,11 +224,22 @@ def periodicity(moves: Iterable[int] = SEED_MOVES) -> Periodicity:
     return _periodicity(check_moves(moves))
 
 
+def _scan_limit(moves: tuple[int, ...]) -> int:
+    """How many numbers the window search may scan: MAX_PERIOD_SEARCH, and less for large moves."""
+    return min(MAX_PERIOD_SEARCH, MAX_SCAN_BYTES // (moves[-1] + 100))
+
+
 @lru_cache(maxsize=256)
 def _periodicity(moves: tuple[int, ...]) -> Periodicity:
-    colours, a, b = _scan(moves, MAX_PERIOD_SEARCH)
-    if a is None:
-        raise ValueError(f"no repeating window found among the first {MAX_PERIOD_SEARCH:,} numbers for moves {moves}")
+    limit = _scan_limit(moves)
+    colours, a, b = _scan(moves, limit)
+    if a is None or b is None:
+        raise ValueError(
+            f"no repeating window found among the first {limit:,} numbers for moves {moves}: the search "
+            f"stops after min(MAX_PERIOD_SEARCH={MAX_PERIOD_SEARCH:,}, MAX_SCAN_BYTES // (max(moves) + 100)) "
+            "numbers to stay within memory; allowed: sets whose period shows up within that limit "
+            "(small moves, e.g. max(moves) <= 1000)"
+        )
     k = moves[-1]
     period = b - a
     start = max(a - k, 0)  # the window at a covers a-k .. a-1, so colours agree from there on
@@ -252,6 +271,8 @@ class RedBlue:
         return np.flatnonzero(~self.is_red).tolist()
 
     def colour(self, n: int) -> str:
+        """'red' or 'blue' for 0 <= n <= N."""
+        n = check_int(n, "n", minimum=0, maximum=self.N)
         return "red" if self.is_red[n] else "blue"
 
 
@@ -269,9 +290,14 @@ def red_blue(N: int, moves: Iterable[int] = SEED_MOVES) -> RedBlue:
             f"N={N:,} is too large for memory here (one byte per number); allowed: N <= {MAX_N:,}. "
             "Use periodicity(moves).is_red(n) for the colour of a single large n."
         )
-    colours, a, b = _scan(moves, N + 1)
-    if a is None or len(colours) >= N + 1:
+    colours, a, b = _scan(moves, min(N + 1, _scan_limit(moves)))
+    if len(colours) >= N + 1:
         return RedBlue(moves, N, np.frombuffer(bytes(colours[: N + 1]), dtype=np.uint8).astype(bool))
+    if a is None or b is None:
+        raise ValueError(
+            f"no period found for moves {moves} among the first {len(colours):,} numbers (the memory limit "
+            f"MAX_SCAN_BYTES={MAX_SCAN_BYTES:,}), so N={N:,} cannot be filled in; allowed here: N < {len(colours):,}"
+        )
     period = b - a
     known = np.frombuffer(bytes(colours), dtype=np.uint8).astype(bool)
     cycle = known[-period:]  # the last `period` colours repeat from here on

@@ -29,6 +29,7 @@ API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.v
 
 from __future__ import annotations
 
+import html
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,12 +44,31 @@ from ..counting import reachable_positions, tree_size
 from ..games.subtraction import SEED_MOVES, SubtractionGame, check_moves, check_number, periodicity
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
+from ..protocol import check_bool, check_int, check_name, check_probability, is_int
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
 COLOUR = {"red": RED, "blue": BLUE, "black": BLACK}
 #: Largest N the number-graph drawings accept (beyond it the picture is unreadable).
 MAX_DRAW_N = 200
+#: Largest N `number_graph` and `backward_labels` build (a graph object per number and move).
+MAX_GRAPH_N = 10_000
+#: Widgets and drawings take at most this many moves, each at most MAX_DRAW_MOVE (larger sets
+#: make the period search slow and the picture meaningless).
+MAX_DRAW_MOVES, MAX_DRAW_MOVE = 12, 1000
+#: `tree_growth` counts trees from starts up to MAX_GROWTH_START, for at most MAX_GROWTH_STARTS starts.
+MAX_GROWTH_START, MAX_GROWTH_STARTS = 5000, 500
+
+
+def check_draw_moves(moves: Iterable[int]) -> tuple[int, ...]:
+    """A subtraction set small enough to draw: at most MAX_DRAW_MOVES moves, each <= MAX_DRAW_MOVE."""
+    moves = check_moves(moves)
+    if len(moves) > MAX_DRAW_MOVES or moves[-1] > MAX_DRAW_MOVE:
+        raise ValueError(
+            f"moves {moves if len(moves) <= 20 else str(moves[:20])[:-1] + ', ...)'} are too many or too large to "
+            f"draw; allowed: at most {MAX_DRAW_MOVES} moves, each from 1 to {MAX_DRAW_MOVE}"
+        )
+    return moves
 
 
 def _is_red(n: int, moves: tuple[int, ...]) -> bool:
@@ -67,8 +87,8 @@ def number_graph(N: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
     Node attribute 'colour' is 'red' (produce it: the mover there loses) or 'blue' (avoid it);
     edge attributes are 'move' (d) and 'winning' (the edge ends in a red number).
     """
-    moves = check_moves(moves)
-    N = check_number(N, "N")
+    moves = check_draw_moves(moves)
+    N = check_int(N, "N", minimum=0, maximum=MAX_GRAPH_N)
     g = nx.DiGraph(moves=moves)
     for n in range(N + 1):
         g.add_node(n, colour="red" if _is_red(n, moves) else "blue")
@@ -81,15 +101,14 @@ def number_graph(N: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
 
 def grid_layout(numbers: Iterable[int], period: int) -> dict[int, tuple[float, float]]:
     """Deterministic positions: column n mod period, row n // period (0 at the bottom)."""
-    if isinstance(period, bool) or not isinstance(period, (int, np.integer)) or period < 1:
-        raise ValueError(f"period must be a positive whole number, got {period!r}")
+    period = check_int(period, "period", minimum=1)
     return {n: (float(n % period), float(n // period)) for n in numbers}
 
 
-def _check_draw_N(N: int) -> int:
-    N = check_number(N, "N")
+def _check_draw_N(N: int, name: str = "N") -> int:
+    N = check_number(N, name)
     if N > MAX_DRAW_N:
-        raise ValueError(f"N={N} is too large to draw readably; allowed: 0 <= N <= {MAX_DRAW_N}")
+        raise ValueError(f"{name}={N} is too large to draw readably; allowed: 0 <= {name} <= {MAX_DRAW_N}")
     return N
 
 
@@ -154,13 +173,17 @@ def draw_number_graph(
     `period` sets the number of columns (default: the period of `moves`); `edges` is 'all',
     'winning' (only moves to red numbers) or 'none'. Returns the axes.
     """
-    moves = check_moves(moves)
+    moves = check_draw_moves(moves)
     N = _check_draw_N(N)
-    keep = {"all": None, "winning": lambda u, v: g.nodes[v]["colour"] == "red", "none": lambda u, v: False}
-    if edges not in keep:
+    if period is not None:
+        period = check_int(period, "period", minimum=1)
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a text or None, got {title!r}")
+    if not isinstance(edges, str) or edges not in ("all", "winning", "none"):
         raise ValueError(f"edges must be 'all', 'winning' or 'none', got {edges!r}")
     period = periodicity(moves).period if period is None else period
     g = number_graph(N, moves)
+    keep = {"all": None, "winning": lambda u, v: g.nodes[v]["colour"] == "red", "none": lambda u, v: False}
     pos = grid_layout(g.nodes, period)
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (N // period + 1)))
@@ -180,11 +203,13 @@ def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22, steps: int =
     Even steps: every unlabelled n <= N whose moves all reach blue numbers (or go below zero)
     becomes red. Returns {n: (colour, step at which it was labelled)}.
     """
-    moves = check_moves(moves)
-    N = check_number(N, "N")
+    moves = check_draw_moves(moves)
+    N = check_int(N, "N", minimum=0, maximum=MAX_GRAPH_N)
     steps = check_number(steps, "steps")
     labels: dict[int, tuple[str, int]] = {}
     for step in range(steps + 1):
+        if len(labels) == N + 1:
+            break  # every number is labelled: further steps change nothing
         new = {}
         for n in range(N + 1):
             if n in labels:
@@ -206,8 +231,8 @@ def draw_backward_step(
     Only labelled numbers are drawn, with the edges that justified their labels: a blue number's
     moves to red numbers, a red number's moves (all to blue numbers). Returns the axes.
     """
-    moves = check_moves(moves)
-    N = (2 + max(moves)) if N is None else _check_draw_N(N)
+    moves = check_draw_moves(moves)
+    N = min(2 + max(moves), MAX_DRAW_N) if N is None else _check_draw_N(N)
     labels = backward_labels(moves, N, steps)
     period = periodicity(moves).period
     g = number_graph(N, moves)
@@ -244,8 +269,12 @@ def draw_backward_step(
 
 def trim_course(raw: Sequence[int]) -> list[int]:
     """Cut an R-style course (with trailing zeros) after its first number <= 0."""
+    if isinstance(raw, (str, bytes)) or not hasattr(raw, "__iter__"):
+        raise TypeError(f"a course is a list of whole numbers, got {raw!r}")
     out = []
     for n in raw:
+        if not is_int(n):
+            raise TypeError(f"a course holds whole numbers, got {n!r} in {raw!r}")
         out.append(int(n))
         if n <= 0:
             return out
@@ -266,7 +295,7 @@ def course_numbers(course, moves: Iterable[int] = SEED_MOVES) -> list[int]:
     else:
         numbers = list(course)
     for x in numbers:
-        if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        if not is_int(x):
             raise TypeError(f"a course holds whole numbers, got {x!r} in {numbers!r}")
     numbers = [int(x) for x in numbers]
     if not numbers or numbers[0] <= 0:
@@ -293,6 +322,7 @@ def edge_colour(n1: int, n2: int, moves: Iterable[int] = SEED_MOVES) -> str:
     5 -> -6 red (R's %% of -8, -7, -6 is 0, 1, 2).
     """
     moves = check_moves(moves)
+    n1, n2 = check_int(n1, "n1"), check_int(n2, "n2")
     if _is_red(n1, moves):
         return "black"
     return "red" if _is_red(n2, moves) else "blue"
@@ -343,8 +373,9 @@ def draw_course(
     """
     moves = check_moves(moves)
     g = course_graph(course, moves)
-    if len(names) != 2:
+    if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
         raise ValueError(f"names must hold two names (player 1, player 2), got {names!r}")
+    names = [check_name(x, "each name") for x in names]
     pos = course_layout(g)
     rows = len(g)
     if ax is None:
@@ -416,7 +447,7 @@ def forward_tree(n: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
     The same number appears at many nodes, which is the point of the picture.
     """
     moves = check_moves(moves)
-    n = check_number(n, "start")
+    n = _check_draw_N(n, "start")
     size = tree_size(SubtractionGame(n, moves))
     if size > MAX_TREE_NODES:
         raise ValueError(
@@ -424,7 +455,7 @@ def forward_tree(n: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
             "(use gamekit.tree_size to count larger trees)"
         )
     g = nx.DiGraph(moves=moves)
-    todo = [((), n)]
+    todo: list[tuple[tuple[int, ...], int]] = [((), n)]
     while todo:
         path, m = todo.pop()
         colour = "end" if m <= 0 else ("red" if _is_red(m, moves) else "blue")
@@ -509,7 +540,11 @@ class TreeGrowth:
 def tree_growth(ns: Iterable[int], moves: Iterable[int] = SEED_MOVES) -> TreeGrowth:
     """Count the forward game tree (`tree_size`) and the positions for each start n in `ns`."""
     moves = check_moves(moves)
-    ns = tuple(check_number(n, "start") for n in ns)
+    if isinstance(ns, (str, bytes)) or not hasattr(ns, "__iter__"):
+        raise TypeError(f"ns must be a list of start numbers, got {ns!r}")
+    ns = tuple(check_int(n, "every start", minimum=0, maximum=MAX_GROWTH_START) for n in ns)
+    if len(ns) > MAX_GROWTH_STARTS:
+        raise ValueError(f"at most {MAX_GROWTH_STARTS} starts are allowed, got {len(ns)}")
     if len(ns) < 2:
         raise ValueError(f"give at least two starts to see growth, got {ns!r}")
     sizes, positions = [], []
@@ -554,6 +589,9 @@ def _png(fig, dpi: int) -> bytes:
 
 def png_size(data: bytes) -> tuple[int, int]:
     """(width, height) in pixels of a PNG, read from its header."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be the bytes of a PNG image, got {type(data).__name__}")
+    data = bytes(data[:24])
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("not a PNG image")
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -578,18 +616,20 @@ MAX_PLAY_START = 200
 
 
 def parse_start(text) -> int:
-    """A start number from user input: a whole number 1..MAX_PLAY_START, else a ValueError."""
-    if isinstance(text, bool):
-        raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+    """A start number from user input (text typed in the box, or an int): 1..MAX_PLAY_START.
+
+    Text that is not a whole number, or a number out of range, is a ValueError; a value that
+    is neither text nor an int (a float, a bool, None) is a TypeError.
+    """
     if isinstance(text, str):
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}") from None
-    elif isinstance(text, (int, np.integer)):
+        stripped = text.strip()
+        if not (stripped.isascii() and stripped.lstrip("-").isdigit()):
+            raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+        value = int(stripped)
+    elif is_int(text):
         value = int(text)
     else:
-        raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+        raise TypeError(f"start must be a whole number from 1 to {MAX_PLAY_START} (or its text), got {text!r}")
     if not 1 <= value <= MAX_PLAY_START:
         raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
     return value
@@ -597,6 +637,8 @@ def parse_start(text) -> int:
 
 def make_opponent(kind: str, p: float = 0.5, seed: int | None = None):
     """The computer player for `kind` in OPPONENTS ('mixed' plays optimally with probability p)."""
+    if not isinstance(kind, str):
+        raise TypeError(f"opponent must be one of {OPPONENTS}, got {kind!r}")
     if kind == "optimal":
         return PerfectPlayer(name="optimal")
     if kind == "random":
@@ -628,12 +670,14 @@ class SubtractionPlay(SnapshotWidget):
         seed: int | None = None,
     ):
         super().__init__()
-        self.moves = check_moves(moves)
-        if opponent not in OPPONENTS:
+        self.moves = check_draw_moves(moves)
+        if not isinstance(opponent, str) or opponent not in OPPONENTS:
             raise ValueError(f"opponent must be one of {OPPONENTS}, got {opponent!r}")
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
-        self.p = float(p)
+        self.p = check_probability(p, "p")
+        human_first = check_bool(human_first, "human_first")
+        if seed is not None:
+            seed = check_int(seed, "seed", minimum=0)
+        parse_start(start)  # a bad start is refused here with its own TypeError/ValueError
         self.seed = seed
         self._games_started = 0
         self.start_box = widgets.Text(value=str(start), description="start", layout=widgets.Layout(width="150px"))
@@ -687,10 +731,12 @@ class SubtractionPlay(SnapshotWidget):
             start = parse_start(self.start_box.value if start is None else start)
             kind = self.opponent_box.value if opponent is None else opponent
             computer = make_opponent(kind, self.p, None if self.seed is None else self.seed + self._games_started)
-        except ValueError as err:
-            self.say(str(err), "error")
+            first = (
+                (self.first_box.value == "you start") if human_first is None else check_bool(human_first, "human_first")
+            )
+        except (TypeError, ValueError) as err:
+            self.say(html.escape(str(err)), "error")
             return False
-        first = (self.first_box.value == "you start") if human_first is None else bool(human_first)
         self._games_started += 1
         self.kind, self.computer = kind, computer
         self.game = SubtractionGame(start, self.moves)
@@ -708,9 +754,10 @@ class SubtractionPlay(SnapshotWidget):
         if self.over:
             self.say(f"The game is over ({self.winner} won). Press 'New game' to play again.", "error")
             return False
-        if d not in self.moves:
-            self.say(f"You can only subtract one of {self.moves}, not {d!r}.", "error")
+        if not is_int(d) or d not in self.moves:
+            self.say(html.escape(f"You can only subtract one of {self.moves} (a whole number), not {d!r}."), "error")
             return False
+        d = int(d)
         self.course.append(self.n - d)
         text = f"You subtracted {d}."
         if not self.over:
@@ -756,8 +803,8 @@ class NumberGraphExplorer(SnapshotWidget):
 
     def __init__(self, N: int = 22, moves: Iterable[int] = SEED_MOVES, max_N: int = 80):
         super().__init__()
-        self.moves = check_moves(moves)
-        max_N = _check_draw_N(max_N)
+        self.moves = check_draw_moves(moves)
+        max_N = _check_draw_N(max_N, "max_N")
         N = check_number(N, "N")
         if max_N < N:
             raise ValueError(f"N must be at most max_N={max_N}, got {N}")
@@ -785,12 +832,13 @@ class NumberGraphExplorer(SnapshotWidget):
                     raise ValueError(f"moves must be whole numbers separated by commas, got {text!r}") from None
             else:
                 values = text
-            moves = check_moves(values)
+            moves = check_draw_moves(values)
+            period = periodicity(moves).period  # may refuse a set whose period is out of reach
         except (TypeError, ValueError) as err:
-            self.say(str(err), "error")
+            self.say(html.escape(str(err)), "error")
             return False
         self.moves = moves
-        self.say(f"Moves {moves}: period {periodicity(moves).period}.", "info")
+        self.say(f"Moves {moves}: period {period}.", "info")
         self._refresh()
         return True
 
@@ -803,7 +851,16 @@ class NumberGraphExplorer(SnapshotWidget):
 
 
 def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, high: int = 50) -> float:
-    """Win rate of mixed(p) against the smart random strategy: seeded, random starts low..high, seats alternate."""
+    """Win rate of mixed(p) against the smart random strategy: seeded, random starts low..high.
+
+    Paired starts: every start is played twice with the seats swapped, so `games` is even.
+    """
+    p = check_probability(p, "p")
+    games = check_int(games, "games", minimum=2, maximum=100_000)
+    if games % 2:
+        raise ValueError(f"games must be even (each start is played from both seats), got {games}")
+    seed = check_int(seed, "seed", minimum=0)
+    low, high = check_number(low, "low"), check_number(high, "high")
     game = SubtractionGame(low, SEED_MOVES)
     rng = np.random.default_rng(seed)
     a, b, t = (int(x) for x in rng.integers(2**32, size=3))
@@ -827,12 +884,14 @@ class MixedRateExplorer(SnapshotWidget):
         p: float = 0.5,
     ):
         super().__init__()
-        self.ps = tuple(float(x) for x in ps)
-        if not self.ps or any(not 0 <= x <= 1 for x in self.ps):
-            raise ValueError(f"ps must be probabilities between 0 and 1, got {ps!r}")
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-            raise ValueError(f"p must be a probability between 0 and 1, got {p!r}")
-        self.games, self.seed = games, seed
+        if isinstance(ps, (str, bytes)) or not hasattr(ps, "__iter__"):
+            raise TypeError(f"ps must be a list of probabilities between 0 and 1, got {ps!r}")
+        self.ps = tuple(check_probability(x, "every p in ps") for x in ps)
+        if not self.ps or len(self.ps) > 101:
+            raise ValueError(f"ps must hold 1 to 101 probabilities between 0 and 1, got {len(self.ps)}")
+        p = check_probability(p, "p")
+        self.games = check_int(games, "games", minimum=2, maximum=100_000)
+        self.seed = check_int(seed, "seed", minimum=0)
         self.rates = {x: mixed_win_rate(x, games, seed) for x in self.ps}
         self.slider = widgets.SelectionSlider(options=list(self.ps), value=self._nearest(p), description="p")
         self.readout = widgets.HTML()
