@@ -139,7 +139,7 @@ def draw_game_tree(
             (x0 + x1) / 2,
             (y0 + y1) / 2,
             str(tree.edges[u, v]["move"]),
-            fontsize=FONT - 1,
+            fontsize=FONT,
             color="#444",
             ha="center",
             va="center",
