@@ -215,7 +215,7 @@ def draw_tree(
             if d < depth or not all(n.terminal for n in root.walk() if len(n.path) == d)
             else f"depth {d}"
         )
-        ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=fontsize * 0.9, color="#555")
+        ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=fontsize, color="#555")
     xs = [p[0] for p in pos.values()]
     ax.set_xlim(min(xs) - (2.6 if boards else 2.2), max(xs) + 0.7)
     ax.set_ylim(-gap * depth - (1.1 if boards else 0.85), 0.6)
@@ -383,3 +383,30 @@ class AlphaBetaStepper(SnapshotWidget):
 
     def snapshot(self):
         return draw_alphabeta_step(self.trace, self.tree, self.k)
+
+
+# --- nested sets (the seminar's figure 1) ---------------------------------------------------
+
+
+def draw_nested_sets(ax, sets: Sequence[tuple[str, int]], title: str | None = None, fontsize: float = 14):
+    """An Euler diagram of sets nested inside each other, outermost first: `sets` is a list of
+    (label, size). Each set is an ellipse inside the previous one, labelled with its size; the
+    areas are not to scale (the sizes can differ by orders of magnitude)."""
+    from matplotlib.patches import Ellipse
+
+    sizes = [n for _, n in sets]
+    if not sets or any(b > a for a, b in zip(sizes, sizes[1:])):
+        raise ValueError(f"sets must be (label, size) pairs from the largest to the smallest, got {sets!r}")
+    colours = [BLACK, BLUE, RED, GREY]
+    for k, (label, n) in enumerate(sets):  # each ellipse inside the last, with room for its label
+        w, h, cy = 2.0 - 0.45 * k, 1.4 - 0.4 * k, -0.1 * k
+        colour = colours[k % len(colours)]
+        ax.add_patch(Ellipse((0, cy), w, h, facecolor="none", edgecolor=colour, lw=2.5))
+        ax.text(0, cy + h / 2 - 0.07, f"{label}: {n:,}", ha="center", va="top", fontsize=fontsize, color=colour)
+    ax.set_xlim(-1.05, 1.05)
+    ax.set_ylim(-0.75, 0.75)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=fontsize + 1)
+    return ax.figure
