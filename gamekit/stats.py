@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats as _st
 
 __all__ = [
     "Ratings",
@@ -67,9 +66,11 @@ def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     if isinstance(k, bool) or not isinstance(k, Real) or not math.isfinite(k) or not 0 <= k <= n:
         raise ValueError(f"k must be a number between 0 and n = {n}, got {k!r}")
     level = _check_confidence(confidence)
+    from scipy.stats import binomtest  # imported here: scipy.stats takes about a second to import
+
     lo_k, hi_k = math.floor(k), math.ceil(k)
-    low = _st.binomtest(lo_k, n).proportion_ci(confidence_level=level, method="wilson").low
-    high = _st.binomtest(hi_k, n).proportion_ci(confidence_level=level, method="wilson").high
+    low = binomtest(lo_k, n).proportion_ci(confidence_level=level, method="wilson").low
+    high = binomtest(hi_k, n).proportion_ci(confidence_level=level, method="wilson").high
     return float(low), float(high)
 
 
@@ -450,7 +451,9 @@ def games_to_separate(wins: int, draws: int, losses: int, confidence: float = 0.
     quantile (scipy). inf when the observed score is exactly 1/2; the current count when the
     interval (normal approximation) already excludes 1/2."""
     n, s, var = _score_moments(wins, draws, losses)
-    z = float(_st.norm.ppf((1 + _check_confidence(confidence)) / 2))
+    from scipy.stats import norm
+
+    z = float(norm.ppf((1 + _check_confidence(confidence)) / 2))
     if s == 0.5:
         return math.inf
     return max(float(n), z * z * var / (s - 0.5) ** 2)
