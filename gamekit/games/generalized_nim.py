@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import illegal_move
+from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int
 
 __all__ = [
     "GNimState",
@@ -80,22 +80,13 @@ def _show_budget(budget: Budget) -> str:
     return "{" + ", ".join(f"{k}: {'inf' if v == INF else v}" for k, v in budget) + "}"
 
 
-def _is_whole(x: Any) -> bool:
-    """True for int and numpy integers; False for bool, float, str, None and the rest."""
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def _kind(x: Any) -> str:
     return f"{x!r} ({type(x).__name__})"
 
 
 def check_board(board: Any) -> int:
     """Validate the number of stones: a whole number >= 1 (int or numpy integer)."""
-    if not _is_whole(board):
-        raise TypeError(f"board must be a whole number of stones >= 1 (an int), got {_kind(board)}")
-    if board < 1:
-        raise ValueError(f"board must be a whole number of stones >= 1 (a non-empty pile), got {board!r}")
-    return int(board)
+    return check_int(board, "board (the number of stones)", minimum=1)
 
 
 def check_budget(moves: Any, who: str = "moves") -> Budget:
@@ -107,11 +98,11 @@ def check_budget(moves: Any, who: str = "moves") -> Budget:
         )
     out: list[tuple[int, float]] = []
     for take, uses in moves.items():
-        if not _is_whole(take):
+        if not is_int(take):
             raise TypeError(f"{who}: a move is a whole number >= 1 of stones taken (an int), got {_kind(take)}")
         if take < 1:
             raise ValueError(f"{who}: a move must take a whole number >= 1 of stones, got {take!r}")
-        if _is_whole(uses):
+        if is_int(uses):
             if uses < 0:
                 raise ValueError(f"{who}: the uses of move {take} must be a count >= 0 or math.inf, got {uses!r}")
             out.append((int(take), int(uses)))
@@ -160,10 +151,7 @@ class GeneralizedNim:
         win = took_last if win is None else win
         if not callable(win):
             raise TypeError(f"win must be a function of the state returning True or False, got {_kind(win)}")
-        if not _is_whole(first):
-            raise TypeError(f"first must be 0 (player 0, :P1, starts) or 1 (player 1, :P2, starts), got {_kind(first)}")
-        if first not in (0, 1):
-            raise ValueError(f"first must be 0 (player 0, :P1, starts) or 1 (player 1, :P2, starts), got {first!r}")
+        first = check_player(first, "first (the player who starts: 0 = :P1, 1 = :P2)")
         self.budgets: tuple[Budget, Budget] = pair
         self.win: WinCondition = win
         self.first = int(first)
@@ -198,7 +186,10 @@ class GeneralizedNim:
 
     def play(self, state: GNimState, move: Any) -> GNimState:
         legal = self.legal_moves(state)
-        if not _is_whole(move) or move not in legal:
+        if not is_int(move):
+            err = illegal_move(move, state, legal)
+            raise MoveTypeError(f"{err} (a move is a whole number of stones, got a {type(move).__name__})")
+        if move not in legal:
             raise illegal_move(move, state, legal)
         move = int(move)
         p = state.to_move
@@ -242,7 +233,7 @@ def small_games(
     """A family of small games for exhaustive checks: every board up to `max_board`, and every
     pair of move sets drawn from `takes` with budgets from `budget_choices`, two moves each,
     with the project's win rule (take the last stone) and player 0 starting."""
-    check_board(max_board)
+    check_int(max_board, "max_board", minimum=1)
     takes = sorted(set(takes))
     budget_choices = tuple(budget_choices)
     dicts = [
@@ -277,15 +268,12 @@ def grundy_numbers(moves: Iterable[int], upto: int) -> list[int]:
     if isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable):
         raise TypeError(f"moves must be a list of whole numbers >= 1, such as [1, 2]; got {_kind(moves)}")
     moves = list(moves)
-    bad = [m for m in moves if not _is_whole(m)]
+    bad = [m for m in moves if not is_int(m)]
     if bad:
         raise TypeError(f"moves must be whole numbers >= 1 (ints), got {_kind(bad[0])} in {moves!r}")
     if not moves or min(moves) < 1:
         raise ValueError(f"moves must be a non-empty list of whole numbers >= 1, got {moves!r}")
-    if not _is_whole(upto):
-        raise TypeError(f"upto must be a whole number >= 0 (an int), got {_kind(upto)}")
-    if not 0 <= upto <= MAX_GRUNDY_UPTO:
-        raise ValueError(f"upto must be a whole number from 0 to {MAX_GRUNDY_UPTO:,}, got {upto!r}")
+    upto = check_int(upto, "upto", minimum=0, maximum=MAX_GRUNDY_UPTO)
     takes = sorted({int(m) for m in moves})
     g: list[int] = []
     for n in range(int(upto) + 1):
@@ -301,7 +289,7 @@ def sum_is_lost(piles: Iterable[int], moves: Iterable[int]) -> bool:
     piles = list(piles)
     if not piles:
         raise ValueError("piles must be a non-empty list of whole numbers >= 0, got an empty list")
-    bad = [p for p in piles if not _is_whole(p)]
+    bad = [p for p in piles if not is_int(p)]
     if bad:
         raise TypeError(f"piles must be whole numbers >= 0 (ints), got {_kind(bad[0])} in {list(piles)!r}")
     if min(piles) < 0:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..protocol import Game, State, TooDeepError, check_game
+from ..protocol import Game, State, TooDeepError, check_bool, check_game
 from ..solve import solve
 
 __all__ = [
@@ -72,8 +72,7 @@ def source_minmax(game: Game, state: State | None = None, memo: bool = True) -> 
     """The project's MinMax (max at player 0, min at player 1, utility at leaves), counting calls
     to show what the project's dict of solved states (`gameStates`, used when `memo=True`) saves."""
     check_game(game)
-    if not isinstance(memo, bool):
-        raise TypeError(f"memo must be True or False, got {memo!r} ({type(memo).__name__})")
+    memo = check_bool(memo, "memo")
     root = game.initial_state() if state is None else state
     known: dict[State, float] = {}
     calls = 0

@@ -22,11 +22,10 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import networkx as nx
-import numpy as np
 
 from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
-from ..protocol import Game, Move, State, check_game
+from ..protocol import Game, Move, State, check_bool, check_game, check_int, check_player, is_int
 from ..solve import best_moves, move_values, solve
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
@@ -46,22 +45,8 @@ PLAYER = ("P1", "P2")
 FONT = 14  # points: readable on a 1280x720 projector at the figure sizes used here
 
 
-def _whole(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def _check_seat(human: Any) -> int:
-    if not _whole(human):
-        raise TypeError(f"human must be 0 (you are player 0, P1) or 1 (you are player 1, P2), got {human!r}")
-    if human not in (0, 1):
-        raise ValueError(f"human must be 0 (you are player 0, P1) or 1 (you are player 1, P2), got {human!r}")
-    return int(human)
-
-
-def _check_flag(name: str, x: Any) -> bool:
-    if not isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {x!r} ({type(x).__name__})")
-    return bool(x)
+    return check_player(human, "human (your seat: 0 = P1, 1 = P2)")
 
 
 # --- the extensive form ------------------------------------------------------------------------
@@ -72,8 +57,7 @@ def game_tree(game: Game, state: State | None = None, max_nodes: int = 500) -> n
     attributes: `state`, `depth`, `x` (tidy layout), `terminal`. Edges carry the `move`.
     Raises ValueError when the tree has more than `max_nodes` nodes (too big to draw)."""
     check_game(game)
-    if not _whole(max_nodes) or max_nodes < 1:
-        raise TypeError(f"max_nodes must be a whole number >= 1, got {max_nodes!r}")
+    check_int(max_nodes, "max_nodes", minimum=1)
     root = game.initial_state() if state is None else state
     tree = nx.DiGraph()
     next_leaf_x = [0.0]
@@ -250,9 +234,9 @@ class NimMatch:
         if self.over:
             return "The game is over: press 'New game' to play again."
         k = len(self.state.piles)
-        if not _whole(pile) or not 1 <= pile <= k:
+        if not is_int(pile) or not 1 <= pile <= k:
             return f"There is no pile {pile!r}: choose a pile from 1 to {k}."
-        if not _whole(take) or take < 1:
+        if not is_int(take) or take < 1:
             return f"Take at least 1 stick (got {take!r})."
         if (int(pile) - 1, int(take)) in self.game.legal_moves(self.state):
             return ""
@@ -324,7 +308,7 @@ class NimPlay(SnapshotWidget):
         self.take = widgets.IntText(value=1, description="take", layout=widgets.Layout(width="140px"))
         self.button = widgets.Button(description="Take", button_style="primary")
         self.new = widgets.Button(description="New game")
-        self.hints = widgets.Checkbox(value=_check_flag("hints", hints), description="show hints", indent=False)
+        self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description="show hints", indent=False)
         self.board = widgets.Image(format="png")
         self.table = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
@@ -463,11 +447,11 @@ class GNimMatch:
         if self.over:
             return "The game is over: press 'New game' to play again."
         legal = self.game.legal_moves(self.state)
-        if _whole(take) and int(take) in legal:
+        if is_int(take) and int(take) in legal:
             return ""
         mine = self.state.moves_left(self.human)
         offer = ", ".join(f"take {t} ({_uses(u)} left)" for t, u in mine.items()) or "none"
-        if not _whole(take):
+        if not is_int(take):
             return f"Type a whole number of stones, got {take!r}. Your moves: {offer}."
         if take not in mine:
             return f"'take {take}' is not one of your moves. Your moves: {offer}."
@@ -563,7 +547,7 @@ class GNimPlay(SnapshotWidget):
         self.button = widgets.Button(description="Take", button_style="primary")
         self.seat = widgets.ToggleButtons(options=[("you are P1", 0), ("you are P2", 1)], value=self.model.human)
         self.new = widgets.Button(description="New game")
-        self.hints = widgets.Checkbox(value=_check_flag("hints", hints), description="show hints", indent=False)
+        self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description="show hints", indent=False)
         self.board = widgets.Image(format="png")
         self.log = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
