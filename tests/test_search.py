@@ -465,3 +465,14 @@ def test_stepper_widget_and_figures_headless():
     figs.append(draw_tree(excerpt, boards=True, best="first"))
     for f in figs:
         plt.close(f)
+
+
+def test_nested_sets_figure_and_its_input_check():
+    from gamekit.views.trees import draw_nested_sets
+
+    fig, ax = plt.subplots()
+    draw_nested_sets(ax, [("conceivable", 19_683), ("admissible K", 5_478), ("end F", 958)], "configurations")
+    assert [t.get_text() for t in ax.texts] == ["conceivable: 19,683", "admissible K: 5,478", "end F: 958"]
+    with pytest.raises(ValueError, match="largest to the smallest"):
+        draw_nested_sets(ax, [("small", 1), ("big", 2)])
+    plt.close(fig)

@@ -187,3 +187,13 @@ def test_widget_shows_each_hint_under_its_square_and_colours_it():
     assert winner(w.state) == "X" and "You win" in w.message.value
     assert [i for i, b in enumerate(w.squares) if b.style.text_color == RED] == [6, 7, 8]
     assert all(lab.layout.display == "none" for lab in w.hint_labels)
+
+
+def test_winning_line_is_the_games_rule():
+    from gamekit.games.tictactoe import winning_line
+
+    for board in POSITIONS[::7]:
+        line = winning_line(board)
+        assert (line is None) == (winner(board) is None)
+        if line:
+            assert {board[i] for i in line} == {winner(board)}

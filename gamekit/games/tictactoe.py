@@ -55,6 +55,15 @@ def _winner_memo(board: Board) -> str | None:
 winner.cache_clear = _winner_memo.cache_clear  # type: ignore[attr-defined]
 
 
+def winning_line(board: Sequence[str]) -> tuple | None:
+    """The three squares of the completed line (the first in `LINES`), or None."""
+    for line in LINES:
+        a, b, c = line
+        if board[a] != EMPTY and board[a] == board[b] == board[c]:
+            return line
+    return None
+
+
 def board_from_string(text: str) -> Board:
     """A board from nine characters such as 'X.O......' (spaces and '|' are ignored)."""
     cells = [ch for ch in text.upper() if ch in "XO.-_"]

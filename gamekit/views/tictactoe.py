@@ -9,27 +9,19 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.colors import LinearSegmentedColormap
 
-from ..games.tictactoe import EMPTY, LINES, O, TicTacToe, X, board_text, winner
+from ..games.tictactoe import EMPTY, O, TicTacToe, X, board_text, winner, winning_line
 from ..protocol import IllegalMoveError
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
 #: Low values red (a square you want to play), high values blue (a square to avoid).
 RED_BLUE = LinearSegmentedColormap.from_list("gamekit_red_blue", [LIGHT_RED, "#ffffff", LIGHT_BLUE])
-
-
-def winning_line(board: Sequence[str]) -> tuple | None:
-    """The three squares of the completed line, or None."""
-    for line in LINES:
-        a, b, c = line
-        if board[a] != EMPTY and board[a] == board[b] == board[c]:
-            return line
-    return None
 
 
 class BoardView:
@@ -92,7 +84,7 @@ def draw_board(
     frame; `notes` writes small text into squares, `fill` colours their background.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(2.5, 2.5))
+        _, ax = plt.subplots(figsize=(5, 5))
     ax.set_xlim(0, 3)
     ax.set_ylim(3, 0)
     ax.set_aspect("equal")
@@ -107,7 +99,7 @@ def draw_board(
         if cell != EMPTY:
             ax.text(x, y, cell, ha="center", va="center", fontsize=26, fontweight="bold", color=BLACK)
         elif notes and i in notes:
-            ax.text(x, y, notes[i], ha="center", va="center", fontsize=8, color=BLACK)
+            ax.text(x, y, notes[i], ha="center", va="center", fontsize=14, color=BLACK)
     line = winning_line(board)
     if line:
         (a, _, c) = line
@@ -117,7 +109,7 @@ def draw_board(
             plt.Rectangle((mark_square % 3 + 0.05, mark_square // 3 + 0.05), 0.9, 0.9, fill=False, ec=mark_color, lw=3)
         )
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=14)
     return ax
 
 
@@ -133,7 +125,7 @@ def heat_map(
 ):
     """Colour each free square by `values[square]` (low = red, high = blue) and write `labels` in it."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(4, 4))
+        _, ax = plt.subplots(figsize=(7, 7))
     fill = {i: cmap((v - vmin) / (vmax - vmin) if vmax > vmin else 0.5) for i, v in values.items()}
     draw_board(board, ax=ax, title=title, notes=labels, fill=fill)
     return ax
@@ -148,7 +140,7 @@ def board_strip(
 ):
     """A row of boards, e.g. the positions of one game; returns the figure."""
     n = len(boards)
-    fig, axes = plt.subplots(1, n, figsize=(min(1.25 * n, 8.5), 1.9))
+    fig, axes = plt.subplots(1, n, figsize=(min(2.2 * n, 12), 3))  # slide-sized: text 14 pt
     axes = [axes] if n == 1 else list(axes)
     for k, (ax, board) in enumerate(zip(axes, boards)):
         draw_board(
@@ -161,7 +153,7 @@ def board_strip(
         for t in ax.texts:
             t.set_fontsize(14)
     if title:
-        fig.suptitle(title, fontsize=11)
+        fig.suptitle(title, fontsize=15)
     fig.tight_layout()
     return fig
 
@@ -176,10 +168,10 @@ def line_boards(game, line: Sequence[int], state=None) -> list:
     return boards
 
 
-def plot_outcomes_by_length(by_length: Mapping[int, object], ax=None, title: str | None = None):
+def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | None = None):
     """Stacked bars: X wins, O wins and draws for each game length (from `games_by_length`)."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.8))
+        _, ax = plt.subplots(figsize=(11, 5))
     lengths = sorted(by_length)
     xs = [by_length[n].p0_wins for n in lengths]
     os_ = [by_length[n].p1_wins for n in lengths]
@@ -188,7 +180,7 @@ def plot_outcomes_by_length(by_length: Mapping[int, object], ax=None, title: str
     ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins")
     ax.bar(lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws")
     for n, a, b, c in zip(lengths, xs, os_, ds):
-        ax.text(n, a + b + c, f"{a + b + c:,}", ha="center", va="bottom", fontsize=9)
+        ax.text(n, a + b + c, f"{a + b + c:,}", ha="center", va="bottom", fontsize=14)
     ax.set_xlabel("number of moves in the game")
     ax.set_ylabel("number of games")
     ax.set_xticks(lengths)
@@ -322,13 +314,10 @@ class TicTacToePlay(SnapshotWidget):
         if self.game.is_terminal(self.state):
             self.say("The game is over — press 'new game' to play again.", "error")
             return
-        if self.state[square] != EMPTY:
-            self.say(f"Square {square} is taken; choose a free square.", "error")
-            return
-        try:
+        try:  # the game knows its rules; the widget only reports them
             self.state = self.game.play(self.state, square)
-        except IllegalMoveError as err:  # pragma: no cover - the checks above catch everything
-            self.say(str(err), "error")
+        except IllegalMoveError:
+            self.say(f"Square {square} is taken; choose a free square.", "error")
             return
         self.moves.append(square)
         self._computer_moves(f"You played square {square}.")
@@ -368,12 +357,12 @@ class TicTacToePlay(SnapshotWidget):
 
     def snapshot(self):
         notes, values = self._hint_data()
-        fig, ax = plt.subplots(figsize=(3.6, 3.6))
+        fig, ax = plt.subplots(figsize=(6, 6))
         if values:
             heat_map(self.state, _relative(values), notes, ax=ax)
         else:
             draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
-        ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=9)
+        ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=14)
         return fig
 
 
