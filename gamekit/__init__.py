@@ -11,11 +11,11 @@ from .arena import (
     ArenaResult,
     GameTable,
     TimedPlayer,
-    course_arena,
-    course_games,
     expected_score,
     fit_bradley_terry,
     fit_elo,
+    load_runs,
+    save_runs,
 )
 from .counting import (
     ExhaustiveCheck,
@@ -31,6 +31,7 @@ from .counting import (
     terminal_positions,
     tree_size,
 )
+from .course.lineup import class_arena, course_arena, course_games
 from .course.teaching import check, show_source
 from .games.generalized_nim import GeneralizedNim, GNimState, grundy_numbers, mex, small_games, sum_is_lost, took_last
 
@@ -102,6 +103,7 @@ from .search import (
 from .solve import best_moves, move_values, solve
 from .sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from .sources.julia_nim import find_counterexample, source_alphabeta, source_alphabeta_max_repaired, source_minmax
+from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, games_to_separate, rate_text, sprt, wilson
 
 minmax_counted = source_minmax  # ALIAS
 seed_encoding = source_encoding  # ALIAS
@@ -118,6 +120,17 @@ __all__ = [
     "sorted_piles",
     "pile_tuple",
     "PolePositionPlayer",
+    "bootstrap_ratings",
+    "class_arena",
+    "load_runs",
+    "save_runs",
+    "fit_ratings",
+    "games_to_separate",
+    "rate_text",
+    "Ratings",
+    "sprt",
+    "SPRT",
+    "wilson",
     "against_every_opponent",
     "alphabeta",
     "AlphaBetaPlayer",

@@ -1,19 +1,23 @@
-"""The arena: every agent plays every other on every game it can play, and a rating is fitted.
+"""The arena: every agent plays every other on every game it can play, and ratings are fitted.
 
 An *agent* is a name and a factory `factory(seed) -> player` (a fresh, seeded player for each
 pairing, so no agent carries memory from one opponent to the next). A factory may also be a
-dict `{game name: factory}` for agents that exist only for some games (a Q-table is trained
-per game, the subtraction strategies only play the subtraction game). A *game entry* is a
-game, or a pair `(game, start)` where `start(game, rng)` chooses each game's start state.
+dict `{game name: factory}` for agents that exist only for some games. A *game entry* is a
+game, or a pair `(game, start)` where `start(game, rng)` chooses each start state (e.g.
+`gamekit.match.random_start()`, the game's own random start).
 
 `Arena.run` plays, for every game and every pair of agents entered in it, `games_per_pair`
-games with `gamekit.match.tournament` (seats alternate: each agent moves first in half the
-games) and times every move. The result, an `ArenaResult`, holds per game a `GameTable`:
-wins / draws / losses from the row agent's view, how often the row agent moved first and won
-then, and each agent's moves and seconds. It saves to JSON and loads back with validation.
+games with `gamekit.match.tournament` and *paired starts*: every start is played twice with the
+seats swapped, so the luck of the start cancels within each pair of games. Two agents entered
+as `deterministic` on a game with a fixed start can produce only two distinct games (one per
+seat): such a pairing is played once per seat (and replayed once to check that the agents
+really are deterministic), not `games_per_pair` times, so that the ratings do not count one
+game as ten independent results. Every move is timed.
 
-Ratings: `fit_bradley_terry` fits the Bradley–Terry model by maximum likelihood,
-`fit_elo` reports the same fit on the Elo scale (see their docstrings).
+The result, an `ArenaResult`, holds per game a `GameTable`: wins / draws / losses from the row
+agent's view, how often the row agent moved first and won then, each agent's moves and seconds.
+It saves to JSON and loads back with validation. Ratings come from `gamekit.stats`:
+Bradley–Terry with Davidson's draws, fitted at the exact maximum, with bootstrap intervals.
 """
 
 from __future__ import annotations
@@ -28,29 +32,29 @@ from typing import Any
 
 import numpy as np
 
-from .games.generalized_nim import GeneralizedNim
-from .games.nim import Nim
-from .games.subtraction import SubtractionGame
-from .games.tictactoe import TicTacToe
-from .match import random_start, tournament
-from .mcts import MCTSPlayer
-from .mcts_fast import FastTicTacToePlayer
-from .players import (
-    LossAversePlayer,
-    MixedPlayer,
-    PerfectPlayer,
-    RandomPlayer,
-    RawCountPlayer,
-    SmartRandomPlayer,
-    player_name,
-)
+from .jsonio import load_json
+from .match import tournament
+from .players import player_name
 from .protocol import Game, Move, State, check_game
-from .qlearning import QLearner
-from .search import SearchPlayer, h1_scaled
+from .stats import Ratings, bootstrap_ratings, fit_ratings, wilson
 
-Factory = Callable[[int], Callable[[Game, State], Move]]
+__all__ = [
+    "Arena",
+    "ArenaResult",
+    "GameTable",
+    "TimedPlayer",
+    "expected_score",
+    "fit_bradley_terry",
+    "fit_elo",
+    "load_runs",
+    "pool_tables",
+    "save_runs",
+]
+
+Factory = Callable[[int | None], Callable[[Game, State], Move]]
 FORMAT = "gamekit.arena"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+RUNS_FORMAT = "gamekit.arena-runs"
 
 
 # --- timing a player ---------------------------------------------------------------------------
@@ -119,6 +123,11 @@ class GameTable:
         """Games played between agents i and j."""
         return self.wins[i][j] + self.draws[i][j] + self.losses[i][j]
 
+    def points(self, a: str, b: str) -> float:
+        """Points (win 1, draw 1/2) of agent `a` against agent `b`."""
+        i, j = self.index(a), self.index(b)
+        return self.wins[i][j] + self.draws[i][j] / 2
+
     def score(self) -> np.ndarray:
         """score[i, j] = (wins + draws / 2) / games of i against j; NaN on the diagonal."""
         n = len(self.agents)
@@ -130,54 +139,106 @@ class GameTable:
                     s[i, j] = (self.wins[i][j] + self.draws[i][j] / 2) / g
         return s
 
+    def score_interval(self, a: str, b: str, confidence: float = 0.95) -> tuple[float, float]:
+        """Wilson interval (`gamekit.stats.wilson`) of `a`'s score against `b`."""
+        i, j = self.index(a), self.index(b)
+        return wilson(self.points(a, b), self.games(i, j), confidence)
+
     def totals(self, agent: str) -> tuple[int, int, int]:
         """(wins, draws, losses) of `agent` against everyone."""
         i = self.index(agent)
         return sum(self.wins[i]), sum(self.draws[i]), sum(self.losses[i])
+
+    def results(self) -> list[tuple[int, int, float]]:
+        """Every game as (i, j, score of i) with i < j (indices into `agents`), for `gamekit.stats`."""
+        out: list[tuple[int, int, float]] = []
+        n = len(self.agents)
+        for i in range(n):
+            for j in range(i + 1, n):
+                out += [(i, j, 1.0)] * self.wins[i][j] + [(i, j, 0.5)] * self.draws[i][j]
+                out += [(i, j, 0.0)] * self.losses[i][j]
+        return out
+
+    def ratings(self, *, prior: float = 1.0, draws: str = "davidson", anchor: str | None = None) -> Ratings:
+        """Elo-scale ratings at the exact (penalised) maximum likelihood (`gamekit.stats.fit_ratings`)."""
+        return fit_ratings(self.agents, self.results(), prior=prior, draws=draws, anchor=anchor)
+
+    def bootstrap(
+        self,
+        *,
+        seed: int,
+        reps: int = 500,
+        confidence: float = 0.95,
+        prior: float = 1.0,
+        draws: str = "davidson",
+        anchor: str | None = None,
+    ) -> Ratings:
+        """Ratings with percentile-bootstrap intervals (games resampled; `gamekit.stats`)."""
+        return bootstrap_ratings(
+            self.agents,
+            self.results(),
+            reps=reps,
+            seed=seed,
+            confidence=confidence,
+            prior=prior,
+            draws=draws,
+            anchor=anchor,
+        )
 
     def time_per_move(self) -> dict[str, float]:
         """Mean seconds per move of every agent (NaN if it never moved)."""
         return {a: (s / m if m else math.nan) for a, s, m in zip(self.agents, self.seconds, self.moves)}
 
     def table(self) -> str:
-        """A plain-text table: every agent's W / D / L against the field and its time per move."""
+        """A plain-text table: every agent's W / D / L against the field, its score with a 95 %
+        Wilson interval, and its time per move."""
         tpm = self.time_per_move()
         width = max(len(a) for a in self.agents)
-        rows = [f"{'agent':<{width}}  {'W':>5} {'D':>5} {'L':>5}  {'score':>6}  {'ms/move':>8}"]
+        rows = [f"{'agent':<{width}}  {'W':>4} {'D':>4} {'L':>4}  {'score [95% interval]':>20}  {'ms/move':>8}"]
         for a in self.agents:
             w, d, l = self.totals(a)
-            rows.append(
-                f"{a:<{width}}  {w:>5} {d:>5} {l:>5}  {(w + d / 2) / max(1, w + d + l):>6.1%}  {1000 * tpm[a]:>8.3f}"
-            )
+            n = w + d + l
+            lo, hi = wilson(w + d / 2, n) if n else (math.nan, math.nan)
+            score = f"{(w + d / 2) / max(1, n):.2f} [{lo:.2f}, {hi:.2f}]"
+            rows.append(f"{a:<{width}}  {w:>4} {d:>4} {l:>4}  {score:>20}  {1000 * tpm[a]:>8.3f}")
         return "\n".join(rows)
 
 
 @dataclass
 class ArenaResult:
-    """Everything an arena run produced: one `GameTable` per game, and how it was run."""
+    """Everything an arena run produced: one `GameTable` per game, and how it was run.
+
+    deterministic: the agents entered as deterministic (their pairings on a fixed start were
+    played once per seat); paired: every start was played twice, seats swapped.
+    """
 
     tables: dict[str, GameTable]
     games_per_pair: int
     seed: int | None
+    paired: bool = True
+    deterministic: list[str] = field(default_factory=list)
 
     def __getitem__(self, game: str) -> GameTable:
         if game not in self.tables:
             raise KeyError(f"no results for {game!r}; games here: {', '.join(self.tables)}")
         return self.tables[game]
 
-    def ratings(self, game: str, prior: float = 1.0, anchor: str | None = None) -> dict[str, float]:
-        """Elo-scale ratings of the agents on `game` (see `fit_elo`)."""
-        return fit_elo(self[game], prior=prior, anchor=anchor)
+    def ratings(self, game: str, prior: float = 1.0, anchor: str | None = None, draws: str = "davidson") -> Ratings:
+        """Elo-scale ratings of the agents on `game` (see `GameTable.ratings`)."""
+        return self[game].ratings(prior=prior, anchor=anchor, draws=draws)
 
     # -- JSON --
     def to_json(self) -> dict:
-        """JSON-ready data: {"format": "gamekit.arena", "version": 1, "games_per_pair", "seed",
-        "games": {game: {"agents", "wins", "draws", "losses", "first", "first_wins", "moves", "seconds"}}}."""
+        """JSON-ready data: {"format": "gamekit.arena", "version": 2, "games_per_pair", "seed",
+        "paired", "deterministic", "games": {game: {"agents", "wins", "draws", "losses", "first",
+        "first_wins", "moves", "seconds"}}}."""
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "games_per_pair": self.games_per_pair,
             "seed": self.seed,
+            "paired": self.paired,
+            "deterministic": list(self.deterministic),
             "games": {
                 name: {
                     "agents": list(t.agents),
@@ -201,9 +262,9 @@ class ArenaResult:
         if data.get("version") != FORMAT_VERSION:
             raise ValueError(
                 f"{source} has arena format version {data.get('version')!r}; "
-                f"this gamekit reads version {FORMAT_VERSION}"
+                f"this gamekit reads version {FORMAT_VERSION} (regenerate it with scripts/make_arena.py)"
             )
-        missing = [k for k in ("games_per_pair", "seed", "games") if k not in data]
+        missing = [k for k in ("games_per_pair", "seed", "paired", "deterministic", "games") if k not in data]
         if missing:
             raise ValueError(f"{source} is a corrupt arena file: it lacks {', '.join(missing)}")
         gpp = data["games_per_pair"]
@@ -211,23 +272,75 @@ class ArenaResult:
             raise ValueError(f"{source}: games_per_pair must be a whole number >= 1, got {gpp!r}")
         if data["seed"] is not None and not _is_count(data["seed"]):
             raise ValueError(f"{source}: seed must be a whole number >= 0 or null, got {data['seed']!r}")
+        if not isinstance(data["paired"], bool):
+            raise ValueError(f"{source}: paired must be true or false, got {data['paired']!r}")
+        det = data["deterministic"]
+        if not isinstance(det, list) or not all(isinstance(a, str) for a in det):
+            raise ValueError(f"{source}: deterministic must be a list of agent names, got {det!r}")
         if not isinstance(data["games"], dict):
             raise ValueError(f'{source}: "games" must be an object mapping game names to tables')
         tables = {name: _table_from_json(name, t, f"{source}, game {name!r}") for name, t in data["games"].items()}
-        return cls(tables, gpp, data["seed"])
+        return cls(tables, gpp, data["seed"], data["paired"], list(det))
 
     def save(self, path: str | Path) -> None:
         """Write the result as JSON (see `to_json` for the format)."""
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+        Path(path).write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> ArenaResult:
         """Read a file written by `save`; a clear ValueError if it is not valid or not consistent."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path} is not an arena results file: not valid JSON ({err})") from None
-        return cls.from_json(data, source=str(path))
+        return cls.from_json(_read_json(path), source=str(path))
+
+
+def pool_tables(tables: Sequence[GameTable]) -> GameTable:
+    """One table holding all games of several runs of the same game with the same agents (e.g.
+    one run per seed): every count is the sum. A ValueError if the tables do not match."""
+    if not tables:
+        raise ValueError("pool_tables needs at least one table")
+    first = tables[0]
+    for t in tables[1:]:
+        if (t.game, t.agents) != (first.game, first.agents):
+            raise ValueError(
+                f"only tables of the same game and agents can be pooled: {first.game} {first.agents} "
+                f"vs {t.game} {t.agents}"
+            )
+    n = len(first.agents)
+
+    def total(name: str) -> list[list[int]]:
+        return [[sum(getattr(t, name)[i][j] for t in tables) for j in range(n)] for i in range(n)]
+
+    return GameTable(
+        first.game,
+        list(first.agents),
+        total("wins"),
+        total("draws"),
+        total("losses"),
+        total("first"),
+        total("first_wins"),
+        [sum(t.moves[i] for t in tables) for i in range(n)],
+        [sum(t.seconds[i] for t in tables) for i in range(n)],
+    )
+
+
+def save_runs(path: str | Path, runs: Sequence[ArenaResult], command: str = "") -> None:
+    """Save several runs (e.g. one per seed) in one JSON file, with the command that made them."""
+    data = {"format": RUNS_FORMAT, "version": 1, "command": command, "runs": [r.to_json() for r in runs]}
+    Path(path).write_text(json.dumps(data, indent=None, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def load_runs(path: str | Path) -> list[ArenaResult]:
+    """Read a file written by `save_runs`, validating every run."""
+    data = _read_json(path)
+    if not isinstance(data, dict) or data.get("format") != RUNS_FORMAT or data.get("version") != 1:
+        raise ValueError(f'{path} is not an arena runs file: it lacks "format": "{RUNS_FORMAT}", "version": 1')
+    if not isinstance(data.get("runs"), list) or not data["runs"]:
+        raise ValueError(f'{path}: "runs" must be a non-empty list of arena results')
+    return [ArenaResult.from_json(r, source=f"{path}, run {k}") for k, r in enumerate(data["runs"])]
+
+
+def _read_json(path: str | Path) -> Any:
+    """The file's JSON through the guarded loader (size, depth, UTF-8, no NaN; nothing executed)."""
+    return load_json(path)
 
 
 def _copy(matrix: list[list[int]]) -> list[list[int]]:
@@ -274,6 +387,8 @@ def _table_from_json(name: str, t: Any, where: str) -> GameTable:
         [float(s) for s in t["seconds"]],
     )
     for i in range(n):
+        if table.games(i, i) or table.first[i][i]:
+            raise ValueError(f"{where}: {agents[i]} cannot play itself (the diagonal must be 0)")
         for j in range(n):
             g = table.games(i, j)
             if table.wins[i][j] != table.losses[j][i] or table.draws[i][j] != table.draws[j][i]:
@@ -298,12 +413,13 @@ class Arena:
 
     agents: {name: factory} where factory(seed) returns a fresh player, or {name: {game name:
     factory}} for an agent that plays only some games. games: {name: game} or {name: (game,
-    start)} with start(game, rng) choosing each game's start state (e.g. `random_start(20, 50)`).
+    start)} with start(game, rng) choosing each start state (e.g. `random_start()`).
     """
 
     def __init__(self, agents: Mapping[str, Any] | None = None, games: Mapping[str, Any] | None = None):
-        self.games: dict[str, tuple] = {}
+        self.games: dict[str, tuple[Game, Callable | None]] = {}
         self.entries: dict[str, dict[str, Factory]] = {}
+        self.deterministic: set[str] = set()
         for name, entry in (games or {}).items():
             self.add_game(name, entry)
         for name, factory in (agents or {}).items():
@@ -324,10 +440,16 @@ class Arena:
         self.games[name] = (game, start)
         self.entries[name] = {}
 
-    def enter(self, name: str, factory: Any, games: Sequence[str] | None = None) -> None:
-        """Enter an agent: in `games` (default: every game so far), or per game with a dict of factories."""
+    def enter(self, name: str, factory: Any, games: Sequence[str] | None = None, deterministic: bool = False) -> None:
+        """Enter an agent: in `games` (default: every game so far), or per game with a dict of factories.
+
+        deterministic=True declares that the agent's move depends only on the position (not on a
+        seed or on earlier games); two such agents on a fixed start then meet once per seat.
+        """
         if not isinstance(name, str) or not name:
             raise ValueError(f"an agent needs a non-empty name, got {name!r}")
+        if not isinstance(deterministic, bool):
+            raise TypeError(f"deterministic must be True or False, got {deterministic!r}")
         if isinstance(factory, Mapping):
             if games is not None:
                 raise ValueError("give either a dict {game: factory} or games=[...], not both")
@@ -345,8 +467,10 @@ class Arena:
                 raise ValueError(f"{name!r} is already entered in {g!r}")
         for g, f in per_game.items():
             self.entries[g][name] = f
+        if deterministic:
+            self.deterministic.add(name)
 
-    def pairs(self) -> list[tuple]:
+    def pairs(self) -> list[tuple[str, str, str]]:
         """Every (game, agent a, agent b) pairing the run will play, in order."""
         out = []
         for g, entered in self.entries.items():
@@ -354,12 +478,19 @@ class Arena:
             out += [(g, a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         return out
 
-    def run(self, games_per_pair: int = 20, seed: int | None = None, progress: bool = True) -> ArenaResult:
-        """Play every pairing `games_per_pair` times (seats alternate) and collect the results.
+    def games_in_pairing(self, g: str, a: str, b: str, games_per_pair: int) -> int:
+        """How many games the pairing counts: 2 (one per seat) for two deterministic agents on a
+        fixed start (they can produce no other games), else `games_per_pair`."""
+        if self.games[g][1] is None and a in self.deterministic and b in self.deterministic:
+            return 2
+        return games_per_pair
 
-        `games_per_pair` is even, so each agent of a pairing moves first in exactly half its games.
-        Every pairing gets its own seeds derived from `seed`, so the same seed gives the same
-        results whatever else is entered.
+    def run(self, games_per_pair: int = 20, seed: int | None = None, progress: bool = True) -> ArenaResult:
+        """Play every pairing and collect the results.
+
+        `games_per_pair` is even: each start is played twice, seats swapped (paired starts).
+        Every pairing gets its own seeds derived from `seed` and the names, so the same seed
+        gives the same results whatever else is entered.
         """
         if (
             isinstance(games_per_pair, bool)
@@ -368,41 +499,60 @@ class Arena:
             or games_per_pair % 2
         ):
             raise ValueError(
-                f"games_per_pair must be an even whole number >= 2 (each agent moves first in "
-                f"half the games), got {games_per_pair!r}"
+                f"games_per_pair must be an even whole number >= 2 (every start is played from both "
+                f"seats), got {games_per_pair!r}"
             )
         if seed is not None and not _is_count(seed):
             raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
         tables = {g: GameTable(g, list(entered)) for g, entered in self.entries.items()}
-        pairs = self.pairs()
+        pairs: Any = self.pairs()
         if progress:
             from tqdm.auto import tqdm
 
             pairs = tqdm(pairs, desc="arena", unit="pairing")
         for g, a, b in pairs:
             self._play_pair(tables[g], g, a, b, games_per_pair, seed)
-        return ArenaResult(tables, games_per_pair, seed)
+        entered = {a for e in self.entries.values() for a in e}
+        return ArenaResult(tables, games_per_pair, seed, True, sorted(self.deterministic & entered))
 
     def _play_pair(self, table: GameTable, g: str, a: str, b: str, n: int, seed: int | None) -> None:
         game, start = self.games[g]
         key = [seed if seed is not None else 0, *map(ord, f"{g}|{a}|{b}")]
         sa, sb, sm = (int(x) for x in np.random.SeedSequence(key).generate_state(3))
-        if seed is None:
-            sa = sb = sm = None
-        pa = TimedPlayer(self.entries[g][a](sa), a)
-        pb = TimedPlayer(self.entries[g][b](sb), b)
-        res = tournament(game, pa, pb, n, seed=sm, start=start, swap_seats=True)
+        pa = TimedPlayer(self.entries[g][a](sa if seed is not None else None), a)
+        pb = TimedPlayer(self.entries[g][b](sb if seed is not None else None), b)
         i, j = table.index(a), table.index(b)
-        table.wins[i][j] += res.wins[0]
-        table.wins[j][i] += res.wins[1]
-        table.losses[i][j] += res.wins[1]
-        table.losses[j][i] += res.wins[0]
-        table.draws[i][j] += res.draws
-        table.draws[j][i] += res.draws
-        table.first[i][j] += res.seat_games[0][0]
-        table.first[j][i] += res.seat_games[1][0]
-        table.first_wins[i][j] += res.seat_wins[0][0]
-        table.first_wins[j][i] += res.seat_wins[1][0]
+        if self.games_in_pairing(g, a, b, n) == 2:
+            # two deterministic agents on a fixed start: play each seat twice, check that the
+            # replay is the same game, and count each of the two distinct games once
+            res = tournament(game, pa, pb, 4, seed=sm, start=start, paired=True, keep_records=True)
+            r = res.records
+            if r[0].moves != r[2].moves or r[1].moves != r[3].moves:
+                raise RuntimeError(
+                    f"{a!r} and {b!r} were entered as deterministic, but replaying their game on {g} "
+                    "gave a different game; enter them with deterministic=False"
+                )
+            outcomes = [(0, r[0].winner), (1, r[1].winner)]  # (seat of a, winning seat or None)
+        else:
+            res = tournament(game, pa, pb, n, seed=sm if seed is not None else None, start=start, paired=True)
+            outcomes = []
+            for seat in (0, 1):
+                won_a, won_b = res.seat_wins[0][seat], res.seat_wins[1][1 - seat]
+                played = res.seat_games[0][seat]
+                outcomes += [(seat, seat)] * won_a + [(seat, 1 - seat)] * won_b
+                outcomes += [(seat, None)] * (played - won_a - won_b)
+        for a_seat, winner in outcomes:
+            if winner is None:
+                table.draws[i][j] += 1
+                table.draws[j][i] += 1
+            else:
+                w, l = (i, j) if winner == a_seat else (j, i)
+                table.wins[w][l] += 1
+                table.losses[l][w] += 1
+                if winner == 0:
+                    table.first_wins[w][l] += 1
+            first, second = (i, j) if a_seat == 0 else (j, i)
+            table.first[first][second] += 1
         for k, p in ((i, pa), (j, pb)):
             table.moves[k] += p.moves
             table.seconds[k] += p.seconds
@@ -411,157 +561,27 @@ class Arena:
 # --- ratings -----------------------------------------------------------------------------------
 
 
-def fit_bradley_terry(
-    table: GameTable, prior: float = 1.0, tol: float = 1e-10, max_iter: int = 10_000
+def fit_elo(
+    table: GameTable, prior: float = 1.0, anchor: str | None = None, draws: str = "davidson"
 ) -> dict[str, float]:
-    """Bradley–Terry strengths p_i (geometric mean 1) fitted by maximum likelihood.
+    """Elo ratings {agent: rating}: the Bradley–Terry fit on the Elo scale, R_i = 400·log10(p_i).
 
-    The model: agent i beats agent j with probability p_i / (p_i + p_j); a draw counts as half a
-    win for each side. The maximum does not exist when an agent never loses (its p would grow
-    without bound) or never wins; so every agent also plays `prior` virtual games, drawn, against
-    a virtual agent of strength 1: a mild pull towards the middle. prior=0: pure maximum likelihood.
+    Elo's expected score 1 / (1 + 10^((R_j − R_i) / 400)) is exactly the Bradley–Terry
+    probability with p = 10^(R / 400): 400 points = odds of 10 to 1. Draws follow Davidson's
+    model (draws="half": half a win each). Unlike the online Elo update, a maximum-likelihood fit
+    does not depend on the order of the games. Ratings are relative: mean 0, or 0 for `anchor`.
+    See `gamekit.stats.fit_ratings` for the model, the prior and the fit.
     """
-    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not prior >= 0 or math.isinf(prior):
-        raise ValueError(f"prior must be a finite number >= 0, got {prior!r}")
-    n = len(table.agents)
-    if n == 0:
-        return {}
-    W = np.array([sum(table.wins[i]) + sum(table.draws[i]) / 2 for i in range(n)], float) + prior / 2
-    N = np.array([[table.games(i, j) for j in range(n)] for i in range(n)], float)
-    if prior == 0 and (np.any(W == 0) or np.any(N.sum(axis=1) == W)):
-        raise ValueError("without a prior every agent must have won and lost (or drawn) at least once; use prior > 0")
-    return dict(zip(table.agents, _mm_strengths(W, N, prior, tol, max_iter).tolist()))
+    return table.ratings(prior=prior, anchor=anchor, draws=draws).as_dict()
 
 
-def _mm_strengths(W: np.ndarray, N: np.ndarray, prior: float, tol: float, max_iter: int) -> np.ndarray:
-    """Hunter's (2004) MM iteration for Bradley–Terry: W[i] = points of i, N[i, j] = games i vs j.
-
-        p_i  <-  W_i / sum_j  N_ij / (p_i + p_j)      (+ the prior's games against strength 1)
-
-    Every step raises the likelihood; it converges to the maximum when that exists.
-    """
-    p = np.ones(len(W))
-    for _ in range(max_iter):
-        denom = (N / (p[:, None] + p[None, :])).sum(axis=1) + prior / (p + 1.0)
-        new = W / denom
-        new /= math.exp(np.log(new).mean())  # fix the scale: geometric mean 1
-        if np.max(np.abs(np.log(new) - np.log(p))) < tol:
-            return new
-        p = new
-    return p
-
-
-def fit_elo(table: GameTable, prior: float = 1.0, anchor: str | None = None) -> dict[str, float]:
-    """Elo ratings: the Bradley–Terry fit on the Elo scale, R_i = 400 * log10(p_i).
-
-    Elo's expected score 1 / (1 + 10^((R_j - R_i) / 400)) is exactly the Bradley–Terry
-    probability with p = 10^(R / 400): 400 points = odds of 10 to 1. Unlike the online Elo
-    update, a maximum-likelihood fit does not depend on the order of the games. Ratings are
-    relative: mean 0, or 0 for the `anchor` agent (e.g. "random").
-    """
-    p = fit_bradley_terry(table, prior)
-    r = {a: 400 * math.log10(v) for a, v in p.items()}
-    if anchor is not None and anchor not in r:
-        raise KeyError(f"anchor {anchor!r} did not play; agents: {', '.join(r)}")
-    shift = r[anchor] if anchor is not None else (sum(r.values()) / len(r) if r else 0.0)
-    return {a: v - shift for a, v in r.items()}
+def fit_bradley_terry(table: GameTable, prior: float = 1.0, draws: str = "davidson") -> dict[str, float]:
+    """Bradley–Terry strengths p_i (geometric mean 1) at the exact maximum of the penalised
+    likelihood: agent i beats j with probability p_i / (p_i + p_j) (+ Davidson's draws). See
+    `gamekit.stats.fit_ratings`."""
+    return {a: 10 ** (r / 400) for a, r in fit_elo(table, prior=prior, draws=draws).items()}
 
 
 def expected_score(r_a: float, r_b: float) -> float:
     """Elo's expected score of a player rated r_a against one rated r_b (win 1, draw 1/2)."""
     return 1.0 / (1.0 + 10 ** ((r_b - r_a) / 400))
-
-
-# --- the course's line-up ----------------------------------------------------------------------
-
-
-def course_games() -> dict[str, Any]:
-    """The four games of the course's arena, with the subtraction game's random start 20..50."""
-    return {
-        "subtraction 3,5,11": (SubtractionGame(start=50, moves=(3, 5, 11)), random_start(20, 50)),
-        "TicTacToe": TicTacToe(),
-        "misère Nim 3,5,7": Nim([3, 5, 7], misere=True),
-        "generalised Nim": GeneralizedNim(24, [{1: 4, 2: math.inf, 3: 2}, {1: math.inf, 2: 3, 4: math.inf}]),
-    }
-
-
-def course_arena(
-    seed: int = 2026,
-    mcts_budgets: Sequence[int] = (30, 100, 300),
-    depths: Sequence[int] = (1, 2, 4),
-    q_episodes: int = 20_000,
-) -> Arena:
-    """Every agent of the course entered in every game it can play (`course_games`).
-
-    The subtraction strategies play only the subtraction game, h1 is a TicTacToe heuristic, MCTS
-    uses the fast bitboard version on TicTacToe, and the Q-learner plays where it has a table.
-    """
-    arena = Arena(games=course_games())
-    sub, ttt = "subtraction 3,5,11", "TicTacToe"
-    arena.enter("random", lambda s: RandomPlayer(seed=s))
-    arena.enter("smart random", lambda s: SmartRandomPlayer(seed=s), games=[sub])
-    arena.enter("mixed p=0.5", lambda s: MixedPlayer(0.5, seed=s), games=[sub])
-    arena.enter("raw counts", lambda s: RawCountPlayer())
-    arena.enter("1 − P(lose)", lambda s: LossAversePlayer())
-    for d in depths:
-        arena.enter(f"h1 depth {d}", lambda s, d=d: SearchPlayer(depth=d, evaluate=h1_scaled), games=[ttt])
-    arena.enter("perfect", lambda s: PerfectPlayer())
-    for b in mcts_budgets:
-        arena.enter(
-            f"MCTS {b}",
-            {
-                g: (lambda s, b=b: FastTicTacToePlayer(b, seed=s))
-                if g == ttt
-                else (lambda s, b=b: MCTSPlayer(b, seed=s))
-                for g in arena.games
-            },
-        )
-    arena.enter("Q-learner", _q_learner_factories(arena, seed, q_episodes))
-    return arena
-
-
-def _q_learner_factories(arena: Arena, seed: int, episodes: int) -> dict[str, Factory]:
-    """A Q-learner trained by self-play for `episodes` games on each of the arena's games whose
-    start is fixed (a random start, like the subtraction game's, is not one table)."""
-    factories = {}
-    fixed = [name for name, (game, start) in arena.games.items() if start is None]
-    for k, name in enumerate(fixed):
-        learner = QLearner(arena.games[name][0], seed=seed + k)
-        learner.train(episodes, progress=False)
-        factories[name] = lambda s, q=learner: q.player()
-    return factories
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: run the course's arena and save the results as JSON, e.g.
-
-        python scripts/make_arena.py --games-per-pair 20 --seed 2026 --out data/arena_small.json
-
-    (Use the script: `python -m gamekit.arena` also works, but Python warns there, because
-    `import gamekit` has already imported this module before runpy runs it as __main__.)
-    """
-    import argparse
-
-    ap = argparse.ArgumentParser(
-        prog="python scripts/make_arena.py",
-        description=main.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    ap.add_argument("--games-per-pair", type=int, default=20, help="games per pairing: even, both seats (>= 2)")
-    ap.add_argument("--seed", type=int, default=2026, help="seeds the agents, the starts and the Q-learners")
-    ap.add_argument("--out", help="JSON file to write (default: print the tables only)")
-    args = ap.parse_args(argv)
-    if args.games_per_pair < 2 or args.games_per_pair % 2:
-        ap.error(f"--games-per-pair must be even and >= 2 (both seats equally often), got {args.games_per_pair}")
-    if args.seed < 0:
-        ap.error(f"--seed must be >= 0, got {args.seed}")
-    result = course_arena(args.seed).run(args.games_per_pair, seed=args.seed, progress=True)
-    for name, table in result.tables.items():
-        print(f"\n{name}\n{table.table()}")
-    if args.out:
-        result.save(args.out)
-        print(f"\nsaved to {args.out}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,14 +1,15 @@
-"""Run the course's arena (chapter 8) and save its results as JSON (regenerates data/arena_small.json).
+"""Run the course's arena (chapter 8) for several seeds and save the runs as JSON.
 
-    python scripts/make_arena.py --games-per-pair 20 --seed 2026 --out data/arena_small.json
+Regenerates the file chapter 8 loads (about 30 s per seed on an idle 2-core machine):
 
-Every agent of the course against every other on the four course games, both seats, seeded: the
-win / draw / loss counts are the same on every run; the seconds per move depend on the machine.
-(`python -m gamekit.arena` runs the same code, but Python warns there: `import gamekit`
-has already imported `gamekit.arena` before runpy executes it as `__main__`.)
+    python scripts/make_arena.py --games-per-pair 20 --seeds 0 1 2 3 4 --out data/arena_seeds.json
+
+Every agent of the course against every other on the four course games, paired starts (each
+start from both seats), seeded: the win / draw / loss counts are the same on every run; the
+seconds per move depend on the machine. The line-up is `gamekit.course.lineup.course_arena`.
 """
 
-from gamekit.arena import main
+from gamekit.course.lineup import main
 
 if __name__ == "__main__":
     main()

@@ -1,4 +1,4 @@
-"""The arena: round robins over games, seats, bookkeeping, ratings, and saving results."""
+"""The arena: round robins over games, paired seats, deterministic pairings, ratings, saving results."""
 
 import json
 import math
@@ -6,24 +6,35 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from gamekit.data import data_path
+from scipy import optimize
 
 from gamekit import (
     MCTSPlayer,
     Nim,
     PerfectPlayer,
     RandomPlayer,
-    SearchPlayer,
     SubtractionGame,
     TicTacToe,
-    h1_scaled,
     is_p_position,
-    red_blue,
 )
-from gamekit.arena import Arena, ArenaResult, GameTable, expected_score, fit_bradley_terry, fit_elo
+from gamekit.arena import (
+    Arena,
+    ArenaResult,
+    GameTable,
+    expected_score,
+    fit_bradley_terry,
+    fit_elo,
+    load_runs,
+    pool_tables,
+    save_runs,
+)
 from gamekit.match import random_start
 
-GPP = 6  # games per pair: both seats, three times each
+GPP = 6  # games per pair: three starts, each from both seats
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def small_arena() -> Arena:
@@ -31,13 +42,13 @@ def small_arena() -> Arena:
         games={
             "ttt": TicTacToe(),
             "misere": Nim([2, 3], misere=True),
-            "sub": (SubtractionGame(start=30), random_start(20, 50)),
+            "sub": (SubtractionGame(start=30), random_start()),
         }
     )
     arena.enter("random", lambda s: RandomPlayer(seed=s))
-    arena.enter("perfect", lambda s: PerfectPlayer())
+    arena.enter("perfect", lambda s: PerfectPlayer(), deterministic=True)
+    arena.enter("perfect 2", lambda s: PerfectPlayer(), games=["misere", "sub"], deterministic=True)
     arena.enter("mcts", lambda s: MCTSPlayer(20, seed=s), games=["ttt", "misere"])
-    arena.enter("depth 1", {"ttt": lambda s: SearchPlayer(depth=1, evaluate=h1_scaled)})
     return arena
 
 
@@ -48,50 +59,64 @@ def result() -> ArenaResult:
 
 def test_every_pair_plays_every_game_it_can(result):
     assert set(result.tables) == {"ttt", "misere", "sub"}
-    assert result["ttt"].agents == ["random", "perfect", "mcts", "depth 1"]
-    assert result["sub"].agents == ["random", "perfect"]
-    assert len(small_arena().pairs()) == 6 + 3 + 1
+    assert result["ttt"].agents == ["random", "perfect", "mcts"]
+    assert result["sub"].agents == ["random", "perfect", "perfect 2"]
+    assert len(small_arena().pairs()) == 3 + 6 + 3
+    assert result.deterministic == ["perfect", "perfect 2"] and result.paired
 
 
-def test_results_add_up_and_seats_alternate(result):
-    for t in result.tables.values():
+def test_results_add_up_and_seats_are_shared_equally(result):
+    for g, t in result.tables.items():
         n = len(t.agents)
         for i in range(n):
             assert t.games(i, i) == 0
             for j in range(n):
                 if i == j:
                     continue
-                assert t.games(i, j) == GPP
+                both_fixed = g != "sub" and {t.agents[i], t.agents[j]} == {"perfect", "perfect 2"}
+                assert t.games(i, j) == (2 if both_fixed else GPP)
                 assert t.wins[i][j] == t.losses[j][i] and t.draws[i][j] == t.draws[j][i]
-                assert t.first[i][j] == t.first[j][i] == GPP // 2  # each moves first half the time
+                assert t.first[i][j] == t.first[j][i] == t.games(i, j) // 2
                 assert t.first_wins[i][j] <= t.first[i][j]
         assert all(m > 0 for m in t.moves) and all(s > 0 for s in t.seconds)
         score = t.score()
-        assert math.isnan(score[0, 0])
-        assert abs(score[0, 1] + score[1, 0] - 1) < 1e-12
+        assert math.isnan(score[0, 0]) and abs(score[0, 1] + score[1, 0] - 1) < 1e-12
+
+
+def test_two_deterministic_agents_on_a_fixed_start_meet_once_per_seat(result):
+    t = result["misere"]
+    i, j = t.index("perfect"), t.index("perfect 2")
+    # Misère Nim [2, 3] is a first-player win: each perfect player wins the one game it starts
+    assert not is_p_position([2, 3], misere=True)
+    assert (t.wins[i][j], t.losses[i][j], t.first_wins[i][j], t.first_wins[j][i]) == (1, 1, 1, 1)
+
+
+def test_paired_starts_cancel_the_luck_of_the_start(result):
+    # two perfect players from random starts: every start is won by one seat, played from both
+    t = result["sub"]
+    assert t.points("perfect", "perfect 2") == GPP / 2
+    arena = Arena(games={"sub": (SubtractionGame(start=30), random_start())})
+    arena.enter("A", lambda s: PerfectPlayer())
+    arena.enter("B", lambda s: PerfectPlayer())
+    for seed in range(3):
+        u = arena.run(10, seed=seed, progress=False)["sub"]
+        assert u.wins[0][1] == u.losses[0][1] == 5
+
+
+def test_a_player_declared_deterministic_that_is_not_is_caught():
+    arena = Arena(games={"ttt": TicTacToe()})
+    arena.enter("random", lambda s: RandomPlayer(seed=s), deterministic=True)
+    arena.enter("also random", lambda s: RandomPlayer(seed=s), deterministic=True)
+    with pytest.raises(RuntimeError, match="deterministic"):
+        arena.run(2, seed=1, progress=False)
 
 
 def test_perfect_player_is_never_beaten_where_the_game_allows(result):
     ttt = result["ttt"]
-    p = ttt.index("perfect")
-    assert sum(ttt.losses[p]) == 0  # TicTacToe is a draw: perfect play never loses from either seat
-    # Misere Nim [2, 3] is a first-player win (Bouton's rule), so perfect wins every game it starts.
-    assert not is_p_position([2, 3], misere=True)
+    assert ttt.totals("perfect")[2] == 0  # TicTacToe is a draw: perfect play never loses
     nim = result["misere"]
     p = nim.index("perfect")
     assert all(nim.first_wins[p][j] == nim.first[p][j] for j in range(len(nim.agents)) if j != p)
-
-
-def test_perfect_wins_every_blue_start_of_the_subtraction_game():
-    blue = [n for n in range(20, 51) if red_blue(50).colour(n) == "blue"]
-    arena = Arena(
-        games={"sub": (SubtractionGame(start=30), lambda g, rng: g.state(blue[int(rng.integers(len(blue)))], 0))}
-    )
-    arena.enter("random", lambda s: RandomPlayer(seed=s))
-    arena.enter("perfect", lambda s: PerfectPlayer())
-    t = arena.run(10, seed=3, progress=False)["sub"]
-    p = t.index("perfect")
-    assert t.first_wins[p][1 - p] == t.first[p][1 - p] == 5
 
 
 def test_a_pairing_does_not_depend_on_who_else_is_entered(result):
@@ -115,9 +140,12 @@ def test_same_seed_same_results(result):
 
 
 def test_rating_orders_perfect_above_random(result):
-    for g in result.tables:
+    for g in ("ttt", "misere"):
         r = result.ratings(g, anchor="random")
         assert r["random"] == 0 and r["perfect"] > 100
+
+
+# --- ratings --------------------------------------------------------------------------------------
 
 
 def _table(agents, wins, draws=None):
@@ -129,25 +157,44 @@ def _table(agents, wins, draws=None):
     return GameTable("g", agents, wins, draws, losses, first, [[0] * n for _ in range(n)], [1] * n, [0.1] * n)
 
 
-def test_bradley_terry_two_agents_closed_form():
+def test_two_agents_closed_form_with_and_without_draws():
     t = _table(["a", "b"], [[0, 3], [1, 0]])
     p = fit_bradley_terry(t, prior=0)
     assert p["a"] / p["b"] == pytest.approx(3.0)  # MLE of p_a / (p_a + p_b) is 3 / 4
     elo = fit_elo(t, prior=0, anchor="b")
     assert elo["a"] == pytest.approx(400 * math.log10(3))
     assert expected_score(elo["a"], elo["b"]) == pytest.approx(0.75)
+    # Davidson, two agents: the model reproduces the observed shares, so p_a / p_b = W / L, ν = D / √(W L)
+    t = _table(["a", "b"], [[0, 4], [1, 0]], [[0, 2], [2, 0]])
+    r = t.ratings(prior=0, anchor="b")
+    assert r["a"] == pytest.approx(400 * math.log10(4), abs=1e-6) and r.draw == pytest.approx(1.0, abs=1e-8)
 
 
-def test_bradley_terry_satisfies_the_likelihood_equations():
-    wins = [[0, 5, 7], [3, 0, 4], [1, 2, 0]]
-    draws = [[0, 2, 0], [2, 0, 2], [0, 2, 0]]
-    t = _table(["a", "b", "c"], wins, draws)
-    p = fit_bradley_terry(t, prior=0)
-    for i, a in enumerate(t.agents):
-        observed = sum(wins[i]) + sum(draws[i]) / 2
-        expected = sum(t.games(i, j) * p[a] / (p[a] + p[b]) for j, b in enumerate(t.agents) if j != i)
-        assert observed == pytest.approx(expected, rel=1e-8)
-    assert math.prod(p.values()) == pytest.approx(1.0)
+def _arena_negloglik(x, t, prior):
+    """Davidson's penalised likelihood of a table, written out independently of gamekit."""
+    n = len(t.agents)
+    th, nu = x[:n], math.exp(x[n])
+    f = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            z = math.exp(th[i]) + math.exp(th[j]) + nu * math.exp((th[i] + th[j]) / 2)
+            f += t.wins[i][j] * (th[i] - math.log(z)) + t.losses[i][j] * (th[j] - math.log(z))
+            f += t.draws[i][j] * (math.log(nu) + (th[i] + th[j]) / 2 - math.log(z))
+    f += sum(prior / 2 * (t_ - 2 * math.log1p(math.exp(t_))) for t_ in th)
+    return -f
+
+
+def test_fit_on_the_saved_arena_reaches_the_maximum_a_generic_optimiser_finds():
+    run = load_runs(data_path("arena_seeds.json"))[0]
+    for g in ("TicTacToe", "misère Nim 3,5,7"):
+        t = run[g]
+        fit = t.ratings(anchor="random")
+        opt = optimize.minimize(_arena_negloglik, np.zeros(len(t.agents) + 1), args=(t, 1.0), method="BFGS",
+                                options={"gtol": 1e-7})  # fmt: skip
+        elo = 400 / math.log(10) * opt.x[: len(t.agents)]
+        elo -= elo[t.index("random")]
+        assert fit.elo == pytest.approx(tuple(elo), abs=0.1)  # the old renormalised MM was up to 26 Elo off
+        assert fit.loglik >= -opt.fun - 1e-7
 
 
 def test_undefeated_agent_needs_a_prior():
@@ -158,44 +205,69 @@ def test_undefeated_agent_needs_a_prior():
     assert r["a"] > r["b"] and math.isfinite(r["a"])
     with pytest.raises(ValueError, match="prior"):
         fit_bradley_terry(t, prior=-1)
-    with pytest.raises(KeyError, match="anchor"):
+    with pytest.raises(ValueError, match="anchor"):
         fit_elo(t, anchor="nobody")
+
+
+def test_bootstrap_of_a_table_is_reproducible(result):
+    t = result["ttt"]
+    a, b = t.bootstrap(seed=1, reps=40, anchor="random"), t.bootstrap(seed=1, reps=40, anchor="random")
+    assert a == b and a.interval("random") == (0.0, 0.0)
+    lo, hi = a.interval("perfect")
+    assert lo <= a["perfect"] <= hi
+
+
+def test_pooling_adds_runs_up(result):
+    again = small_arena().run(GPP, seed=8, progress=False)
+    both = pool_tables([result["ttt"], again["ttt"]])
+    assert both.wins[0][1] == result["ttt"].wins[0][1] + again["ttt"].wins[0][1]
+    assert both.games(0, 1) == 2 * GPP and len(both.results()) == len(result["ttt"].results()) * 2
+    with pytest.raises(ValueError, match="same game"):
+        pool_tables([result["ttt"], result["sub"]])
+
+
+def test_score_interval_and_table_text(result):
+    t = result["ttt"]
+    lo, hi = t.score_interval("perfect", "random")
+    assert 0 <= lo <= t.score()[t.index("perfect"), t.index("random")] <= hi <= 1
+    assert "[" in t.table() and "ms/move" in t.table()
+
+
+# --- saving -----------------------------------------------------------------------------------------
 
 
 def test_save_and_load_round_trip(result, tmp_path):
     path = tmp_path / "arena.json"
     result.save(path)
     back = ArenaResult.load(path)
-    assert back.games_per_pair == GPP and back.seed == 7
+    assert (back.games_per_pair, back.seed, back.paired, back.deterministic) == (GPP, 7, True, result.deterministic)
     for g, t in result.tables.items():
         b = back[g]
         assert (b.agents, b.wins, b.draws, b.losses, b.first, b.first_wins, b.moves) == (
-            t.agents,
-            t.wins,
-            t.draws,
-            t.losses,
-            t.first,
-            t.first_wins,
-            t.moves,
-        )
+            t.agents, t.wins, t.draws, t.losses, t.first, t.first_wins, t.moves,
+        )  # fmt: skip
         assert b.seconds == pytest.approx(t.seconds, abs=1e-6)
-        assert back.ratings(g) == pytest.approx(result.ratings(g), abs=1e-3)
+        assert back.ratings(g).elo == pytest.approx(result.ratings(g).elo, abs=1e-6)
+    save_runs(tmp_path / "runs.json", [result, back], command="test")
+    assert [r["ttt"].wins for r in load_runs(tmp_path / "runs.json")] == [result["ttt"].wins] * 2
 
 
 @pytest.mark.parametrize(
     "corrupt, message",
     [
         (lambda d: d.update(format="something else"), "not an arena results file"),
-        (lambda d: d.update(version=99), "version"),
+        (lambda d: d.update(version=1), "version"),
         (lambda d: d.pop("games"), "lacks games"),
         (lambda d: d.update(games_per_pair=0), "games_per_pair"),
+        (lambda d: d.update(paired="yes"), "paired"),
+        (lambda d: d.update(deterministic=[1]), "deterministic"),
         (lambda d: d["games"]["ttt"].pop("draws"), "lacks draws"),
-        (lambda d: d["games"]["ttt"]["wins"][0].pop(), "4x4 matrix"),
-        (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, -1), "4x4 matrix"),
+        (lambda d: d["games"]["ttt"]["wins"][0].pop(), "3x3 matrix"),
+        (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, -1), "3x3 matrix"),
         (lambda d: d["games"]["ttt"]["wins"][0].__setitem__(1, d["games"]["ttt"]["wins"][0][1] + 1), "does not match"),
         (lambda d: d["games"]["ttt"]["first"][0].__setitem__(1, 0), "seat counts"),
         (lambda d: d["games"]["ttt"]["seconds"].__setitem__(0, "fast"), "seconds"),
-        (lambda d: d["games"]["ttt"].update(agents=["a", "a", "b", "c"]), "distinct"),
+        (lambda d: d["games"]["ttt"].update(agents=["a", "a", "b"]), "distinct"),
     ],
 )
 def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
@@ -207,19 +279,22 @@ def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
         ArenaResult.load(path)
 
 
+def test_unsafe_json_is_refused(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    with pytest.raises(ValueError):
+        ArenaResult.load(path)
+    path.write_text('{"format": "gamekit.arena", "x": NaN}')
+    with pytest.raises(ValueError):
+        ArenaResult.load(path)
+
+
 def test_to_json_is_a_copy(result):
     wins, moves = result["ttt"].wins[0][1], result["ttt"].moves[0]
     data = result.to_json()
     data["games"]["ttt"]["wins"][0][1] += 100
     data["games"]["ttt"]["moves"][0] += 100
     assert (result["ttt"].wins[0][1], result["ttt"].moves[0]) == (wins, moves)
-
-
-def test_not_json_is_a_clear_error(tmp_path):
-    path = tmp_path / "bad.json"
-    path.write_text("{not json")
-    with pytest.raises(ValueError, match="not valid JSON"):
-        ArenaResult.load(path)
 
 
 def test_bad_input_is_refused_and_changes_nothing():
@@ -231,17 +306,24 @@ def test_bad_input_is_refused_and_changes_nothing():
         arena.enter("random", lambda s: RandomPlayer(seed=s))
     with pytest.raises(TypeError, match="factory"):
         arena.enter("y", {"ttt": lambda s: None, "sub": 3})
+    with pytest.raises(TypeError, match="deterministic"):
+        arena.enter("z", lambda s: None, deterministic="yes")
     assert {g: dict(e) for g, e in arena.entries.items()} == before
     with pytest.raises(ValueError, match="games_per_pair"):
         arena.run(1)
     with pytest.raises(ValueError, match="even"):
-        arena.run(5)  # an odd count would give one agent the first move more often
+        arena.run(5)  # each start is played from both seats
     with pytest.raises(ValueError, match="seed"):
         arena.run(4, seed=-1)
-    with pytest.raises(TypeError, match="not a Game"):
+    with pytest.raises(TypeError, match="not a Game|missing"):
         arena.add_game("bad", object())
     with pytest.raises(KeyError, match="did not play"):
         GameTable("g", ["a"]).index("b")
+
+
+# --- the course's line-up and its saved runs ---------------------------------------------------------
+
+COMMAND = "python scripts/make_arena.py --games-per-pair 20 --seeds 0 1 2 3 4 --out data/arena_seeds.json"
 
 
 def test_course_arena_enters_each_agent_where_it_can_play():
@@ -252,29 +334,30 @@ def test_course_arena_enters_each_agent_where_it_can_play():
     assert entries["subtraction 3,5,11"] >= {"random", "smart random", "mixed p=0.5", "perfect", "MCTS 5"}
     assert "Q-learner" not in entries["subtraction 3,5,11"] and "h1 depth 1" not in entries["misère Nim 3,5,7"]
     assert {"h1 depth 1", "Q-learner", "raw counts", "1 − P(lose)"} <= entries["TicTacToe"]
-    result = arena.run(2, seed=1, progress=False)
-    ttt = result["TicTacToe"]
-    assert ttt.totals("perfect")[2] == 0
+    assert [g for g, e in entries.items() if "pole positions" in e] == ["misère Nim 3,5,7"]
 
 
-ROOT = Path(__file__).resolve().parent.parent
+def test_the_saved_runs_match_their_command_and_the_current_line_up():
+    from gamekit import course_arena
+
+    data = json.loads(data_path("arena_seeds.json").read_text(encoding="utf-8"))
+    assert data["command"] + " --out data/arena_seeds.json" == COMMAND
+    assert COMMAND in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert COMMAND in (ROOT / "scripts" / "make_arena.py").read_text(encoding="utf-8")
+    runs = load_runs(data_path("arena_seeds.json"))
+    assert [r.seed for r in runs] == [0, 1, 2, 3, 4] and {r.games_per_pair for r in runs} == {20}
+    line_up = course_arena(q_episodes=10)  # the default line-up; the Q-tables do not matter here
+    for r in runs:
+        assert {g: t.agents for g, t in r.tables.items()} == {g: list(e) for g, e in line_up.entries.items()}
+        assert set(r.deterministic) == line_up.deterministic
+        for g, t in r.tables.items():
+            for i in range(len(t.agents)):
+                for j in range(i + 1, len(t.agents)):
+                    assert t.games(i, j) == line_up.games_in_pairing(g, t.agents[i], t.agents[j], 20)
+        assert r["TicTacToe"].totals("perfect")[2] == 0
 
 
-def _documented_command() -> str:
-    """The regeneration command of data/arena_small.json, as data/README.md gives it."""
-    row = next(
-        line
-        for line in (ROOT / "data" / "README.md").read_text(encoding="utf-8").splitlines()
-        if line.startswith("| `arena_small.json`")
-    )
-    return row.rstrip(" |").rsplit("| `", 1)[1].rstrip("`")
-
-
-def test_documented_regeneration_command_runs_without_warnings():
-    command = _documented_command()
-    assert command.startswith("python scripts/make_arena.py ") and "--out data/arena_small.json" in command
-    assert command.split("python ", 1)[1] in (ROOT / "README.md").read_text(encoding="utf-8")
-    # -W error: any warning on the way in (e.g. runpy's "found in sys.modules") would fail the run
+def test_the_regeneration_command_runs_without_warnings():
     run = subprocess.run(
         [sys.executable, "-W", "error", "scripts/make_arena.py", "--help"],
         cwd=ROOT,
@@ -288,33 +371,17 @@ def test_documented_regeneration_command_runs_without_warnings():
 
 @pytest.mark.parametrize(
     "argv, message",
-    [(["--games-per-pair", "1"], "games-per-pair"), (["--games-per-pair", "7"], "even"), (["--seed", "-3"], "seed")],
+    [(["--games-per-pair", "1"], "games-per-pair"), (["--games-per-pair", "7"], "even"), (["--seeds", "-3"], "seeds")],
 )
 def test_command_line_refuses_bad_arguments_before_any_work(argv, message, capsys):
-    from gamekit.arena import main
+    from gamekit.course.lineup import main
 
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
-def test_saved_arena_matches_its_command_and_the_current_line_up():
-    from gamekit import course_arena
-
-    saved = ArenaResult.load(ROOT / "data" / "arena_small.json")
-    command = _documented_command()
-    assert f"--games-per-pair {saved.games_per_pair} " in command and f"--seed {saved.seed} " in command
-    line_up = course_arena(q_episodes=10)  # the default line-up; the Q-tables do not matter here
-    assert {g: t.agents for g, t in saved.tables.items()} == {g: list(e) for g, e in line_up.entries.items()}
-    for t in saved.tables.values():
-        assert all(
-            t.games(i, j) == saved.games_per_pair for i in range(len(t.agents)) for j in range(len(t.agents)) if i != j
-        )
-    assert saved["TicTacToe"].totals("perfect")[2] == 0
-
-
-def test_fit_of_an_empty_table_is_empty():
-    assert fit_bradley_terry(GameTable("g", [])) == {} and fit_elo(GameTable("g", [])) == {}
+# --- views ------------------------------------------------------------------------------------------
 
 
 def test_heat_map_shows_every_pairing_as_wins_draws_losses(result):
@@ -337,6 +404,28 @@ def test_heat_map_shows_every_pairing_as_wins_draws_losses(result):
     image = ax.images[0].get_array()
     assert image.mask[0, 0] and image[0, 1] == pytest.approx(t.score()[0, 1])
     assert [x.get_text() for x in ax.get_yticklabels()] == t.agents
+    assert min(x.get_fontsize() for x in ax.texts) >= 14 and fig.get_figwidth() >= 10
+    plt.close(fig)
+
+
+def test_rating_views_draw_intervals(result):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gamekit.views.arena import draw_ratings, draw_ratings_by_seed
+
+    boot = result["ttt"].bootstrap(seed=1, reps=20, anchor="random")
+    fig = draw_ratings({"ttt": boot, "misere": result.ratings("misere")})
+    from matplotlib.container import ErrorbarContainer
+
+    bars = [c for c in fig.axes[0].containers if isinstance(c, ErrorbarContainer)]
+    assert len(bars) == 1 and len(bars[0].lines[2][0].get_segments()) == len(boot.names)  # one bar per agent
+    assert not any(isinstance(c, ErrorbarContainer) for c in fig.axes[1].containers)  # no bootstrap, no bars
+    plt.close(fig)
+    fig = draw_ratings_by_seed([boot, boot], labels=["a", "b"])
+    assert [x.get_text() for x in fig.axes[0].get_legend().get_texts()] == ["a", "b"]
     plt.close(fig)
 
 

@@ -1,111 +1,163 @@
-"""Drawings of arena results: the win/draw/loss heat map, ratings, and time per move vs strength.
+"""Drawings of arena results: the win/draw/loss heat map, ratings with intervals, time vs strength.
 
-Views know the arena only through `GameTable` / `ArenaResult`. Colours follow the course:
-red = good for the row agent (it scored), blue = bad (it gave the points away).
+Views know the arena only through `GameTable` and `gamekit.stats.Ratings`. Colours follow the
+course: red = good for the row agent (it scored), blue = bad (it gave the points away). Figures
+are sized for a projector (about 11 in wide, text at 14 pt or more).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
-from ..arena import GameTable, fit_elo
+from ..arena import GameTable
+from ..stats import Ratings
 from .colors import BLACK, BLUE, GREY, RED
+
+__all__ = ["SCORE_CMAP", "draw_heat_map", "draw_ratings", "draw_ratings_by_seed", "draw_time_vs_strength"]
 
 #: score 0 (lost every game) -> blue, 1/2 -> white, 1 (won every game) -> red
 SCORE_CMAP = LinearSegmentedColormap.from_list("gamekit_score", [BLUE, "#ffffff", RED])
+FONT = 14
+WIDTH = 11.0
 
 
-def draw_heat_map(table: GameTable, ax=None, title: str | None = None):
-    """Score of each row agent against each column agent, with W/D/L in every cell."""
+def draw_heat_map(table: GameTable, ax: Any = None, title: str | None = None, cells: str = "wdl") -> Any:
+    """Score of each row agent against each column agent; in every cell W/D/L (cells="wdl") or
+    the score (cells="score")."""
     n = len(table.agents)
     if ax is None:
-        _, ax = plt.subplots(figsize=(min(8, 2.4 + 0.7 * n), min(4.5, 1.4 + 0.4 * n)))
+        _, ax = plt.subplots(figsize=(WIDTH, min(7.5, 2.2 + 0.5 * n)))
     score = table.score()
-    # aspect="auto": the cells fill the figure's width, so the W/D/L labels stay readable
     im = ax.imshow(np.ma.masked_invalid(score), cmap=SCORE_CMAP, vmin=0, vmax=1, aspect="auto")
-    size = 9 if n <= 6 else 8
     for i in range(n):
         for j in range(n):
             if i == j:
-                ax.text(j, i, "—", ha="center", va="center", color=GREY, fontsize=size)
+                text = "—"
+            elif cells == "score":
+                text = f"{score[i, j]:.2f}"
             else:
-                ax.text(
-                    j,
-                    i,
-                    f"{table.wins[i][j]}/{table.draws[i][j]}/{table.losses[i][j]}",
-                    ha="center",
-                    va="center",
-                    color=BLACK,
-                    fontsize=size,
-                )
-    ax.set_xticks(range(n), table.agents, rotation=35, ha="right", fontsize=size + 1)
-    ax.set_yticks(range(n), table.agents, fontsize=size + 1)
-    ax.set_xlabel("opponent")
-    ax.set_title(title or f"{table.game}: wins/draws/losses of the row agent")
-    ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.03, label="score (win 1, draw ½)")
+                text = f"{table.wins[i][j]}/{table.draws[i][j]}/{table.losses[i][j]}"
+            ax.text(j, i, text, ha="center", va="center", color=GREY if i == j else BLACK, fontsize=FONT)
+    ax.set_xticks(range(n), table.agents, rotation=30, ha="right", fontsize=FONT)
+    ax.set_yticks(range(n), table.agents, fontsize=FONT)
+    ax.set_xlabel("opponent", fontsize=FONT)
+    what = "wins/draws/losses" if cells == "wdl" else "score"
+    ax.set_title(title or f"{table.game}: {what} of the row agent", fontsize=FONT + 2)
+    bar = ax.figure.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
+    bar.set_label("score (win 1, draw ½)", fontsize=FONT)
+    bar.ax.tick_params(labelsize=FONT)
     return ax.figure
 
 
-def draw_ratings(ratings: dict[str, dict[str, float]], fig=None):
-    """One panel per game: each agent's Elo-scale rating as a bar, strongest at the top."""
+def draw_ratings(ratings: Mapping[str, Ratings | Mapping[str, float]], fig: Any = None) -> Any:
+    """One panel per game: each agent's rating, strongest at the top, with its interval as an
+    error bar when the ratings have one (from `bootstrap_ratings`)."""
     k = len(ratings)
     cols = 2 if k > 1 else 1
     rows = -(-k // cols)
     if fig is None:
-        fig = plt.figure(figsize=(8.5, 2.4 * rows))
+        fig = plt.figure(figsize=(WIDTH + 1, 3.6 * rows))
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax, (game, r) in zip(axes, ratings.items()):
-        items = sorted(r.items(), key=lambda kv: kv[1])
-        values = [v for _, v in items]
-        ax.barh(range(len(items)), values, color=[RED if v >= 0 else BLUE for v in values], height=0.7)
-        ax.set_yticks(range(len(items)), [a for a, _ in items], fontsize=8)
-        ax.set_title(game, fontsize=10)
-        ax.axvline(0, color=BLACK, lw=0.6)
-        ax.tick_params(axis="x", labelsize=8)
+        values = r.as_dict() if isinstance(r, Ratings) else dict(r)
+        order = sorted(values, key=values.__getitem__)
+        xs = [values[a] for a in order]
+        ax.barh(range(len(order)), xs, color=[RED if v >= 0 else BLUE for v in xs], height=0.7)
+        if isinstance(r, Ratings) and r.low is not None:
+            lo = [x - r.interval(a)[0] for a, x in zip(order, xs)]
+            hi = [r.interval(a)[1] - x for a, x in zip(order, xs)]
+            ax.errorbar(xs, range(len(order)), xerr=[lo, hi], fmt="none", ecolor=BLACK, capsize=3, lw=1.2)
+        ax.set_yticks(range(len(order)), order, fontsize=FONT)
+        ax.set_title(game, fontsize=FONT + 1)
+        ax.axvline(0, color=BLACK, lw=0.8)
+        ax.tick_params(axis="x", labelsize=FONT)
     for ax in axes[k:]:
         ax.set_visible(False)
-    fig.supxlabel("rating (Elo scale: +400 = odds of 10 : 1)", fontsize=9)
+    fig.supxlabel("rating (Elo scale: +400 = odds of 10 : 1); bars: 95 % bootstrap interval", fontsize=FONT)
     fig.tight_layout()
     return fig
 
 
-def draw_time_vs_strength(table: GameTable, ratings: dict[str, float] | None = None, ax=None):
+def draw_ratings_by_seed(
+    per_seed: Sequence[Ratings], labels: Sequence[str] | None = None, agents: Sequence[str] | None = None,
+    ax: Any = None, title: str = "",
+) -> Any:  # fmt: skip
+    """One row per agent, one dot per run (seed) with its bootstrap interval: do the runs agree?"""
+    agents = list(agents or per_seed[0].names)
+    labels = list(labels or [f"run {k}" for k in range(len(per_seed))])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(WIDTH, 0.55 * len(agents) + 1.8))
+    mean = {a: float(np.mean([r[a] for r in per_seed])) for a in agents}
+    agents.sort(key=mean.__getitem__)
+    cmap = plt.get_cmap("viridis", len(per_seed))
+    width = 0.6
+    for k, r in enumerate(per_seed):
+        y = np.arange(len(agents)) + (k - (len(per_seed) - 1) / 2) * width / max(1, len(per_seed) - 1)
+        x = np.array([r[a] for a in agents])
+        if r.low is not None:
+            lo = x - np.array([r.interval(a)[0] for a in agents])
+            hi = np.array([r.interval(a)[1] for a in agents]) - x
+            ax.errorbar(x, y, xerr=[lo, hi], fmt="o", color=cmap(k), ms=5, lw=1.2, capsize=2, label=labels[k])
+        else:
+            ax.plot(x, y, "o", color=cmap(k), label=labels[k])
+    ax.set_yticks(range(len(agents)), agents, fontsize=FONT)
+    ax.tick_params(axis="x", labelsize=FONT)
+    ax.axvline(0, color=GREY, lw=0.8)
+    ax.set_xlabel("rating (Elo scale), 95 % bootstrap interval", fontsize=FONT)
+    ax.set_title(title, fontsize=FONT + 1)
+    ax.legend(fontsize=FONT - 1, loc="lower right", ncol=1, framealpha=0.9)
+    ax.grid(True, axis="x", color=GREY, lw=0.4)
+    return ax.figure
+
+
+def draw_time_vs_strength(
+    table: GameTable, ratings: Ratings | Mapping[str, float] | None = None, ax: Any = None
+) -> Any:
     """Time per move (log scale) against rating: what does each extra millisecond buy?"""
-    ratings = ratings if ratings is not None else fit_elo(table)
+    r = ratings if ratings is not None else table.ratings()
+    values = r.as_dict() if isinstance(r, Ratings) else dict(r)
     tpm = table.time_per_move()
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4.2))
+        _, ax = plt.subplots(figsize=(WIDTH, 5.5))
     names = [a for a in table.agents if tpm[a] > 0]
     xs = [1000 * tpm[a] for a in names]
-    ys = [ratings[a] for a in names]
+    ys = [values[a] for a in names]
+    if isinstance(r, Ratings) and r.low is not None:
+        lo = [y - r.interval(a)[0] for a, y in zip(names, ys)]
+        hi = [r.interval(a)[1] - y for a, y in zip(names, ys)]
+        ax.errorbar(xs, ys, yerr=[lo, hi], fmt="none", ecolor=GREY, lw=1, capsize=2, zorder=2)
     ax.scatter(xs, ys, color=RED, zorder=3)
     ax.set_xscale("log")
     ax.margins(x=0.15, y=0.12)
-    ax.set_xlabel("milliseconds per move (log scale)")
-    ax.set_ylabel("rating")
-    ax.set_title(f"{table.game}: cost against strength")
+    ax.set_xlabel("milliseconds per move (log scale)", fontsize=FONT)
+    ax.set_ylabel("rating", fontsize=FONT)
+    ax.tick_params(labelsize=FONT)
+    ax.set_title(f"{table.game}: cost against strength", fontsize=FONT + 1)
     ax.grid(True, which="major", color=GREY, lw=0.4)
     _place_labels(ax, names, xs, ys)
     return ax.figure
 
 
-def _place_labels(ax, names, xs, ys) -> None:
+def _place_labels(ax: Any, names: Sequence[str], xs: Sequence[float], ys: Sequence[float]) -> None:
     """Label each point at the first of four spots (upper right, lower right, upper left, lower
     left) where the label overlaps no label placed before; deterministic, no layout search."""
     spots = [
-        ((4, 3), "left", "bottom"),
-        ((4, -3), "left", "top"),
-        ((-4, 3), "right", "bottom"),
-        ((-4, -3), "right", "top"),
+        ((5, 4), "left", "bottom"),
+        ((5, -4), "left", "top"),
+        ((-5, 4), "right", "bottom"),
+        ((-5, -4), "right", "top"),
     ]
     get_renderer = getattr(ax.figure.canvas, "get_renderer", None)  # Agg-based canvases (inline, files)
     renderer = get_renderer() if get_renderer else None
-    placed = []
+    placed: list[Any] = []
     for a, x, y in sorted(zip(names, xs, ys), key=lambda t: (-t[2], t[1])):
         for offset, ha, va in spots:
-            label = ax.annotate(a, (x, y), xytext=offset, textcoords="offset points", fontsize=8, ha=ha, va=va)
+            label = ax.annotate(a, (x, y), xytext=offset, textcoords="offset points", fontsize=FONT, ha=ha, va=va)
             if renderer is None:
                 break
             box = label.get_window_extent(renderer)
