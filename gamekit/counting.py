@@ -130,13 +130,16 @@ def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCount
     again each time: the work grows with the number of *games*, not of positions.
     """
     check_game(game)
-    s = game.initial_state() if state is None else state
-    if game.is_terminal(s):
-        return _leaf_counts(game, s)
-    total = OutcomeCounts()
-    for move in game.legal_moves(s):
-        total = total + count_outcomes_plain(game, game.play(s, move))
-    return total
+
+    def count(s: State) -> OutcomeCounts:
+        if game.is_terminal(s):
+            return _leaf_counts(game, s)
+        total = OutcomeCounts()
+        for move in game.legal_moves(s):
+            total = total + count(game.play(s, move))
+        return total
+
+    return count(game.initial_state() if state is None else state)
 
 
 @_names_the_depth_limit

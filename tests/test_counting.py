@@ -8,6 +8,7 @@ turn it is from the sum modulo 5. It shares no code with gamekit.
 import random
 from collections import Counter
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
@@ -51,8 +52,8 @@ def seed_oracle(cells, depth=0, stats=None):
     return stats
 
 
-def seed_probability(cells):
-    """The source's probability-weighted recursion, with exact fractions: (P X wins, P O wins, P draw)."""
+@cache
+def _seed_probability(cells):
     sums = [cells[a] + cells[b] + cells[c] for a, b, c in LINES]
     if 3 in sums:
         return (Fraction(1), Fraction(0), Fraction(0))
@@ -64,10 +65,17 @@ def seed_probability(cells):
     free = [i for i in range(9) if cells[i] == 0]
     acc = [Fraction(0)] * 3
     for i in free:
-        cells[i] = mark
-        acc = [a + p / len(free) for a, p in zip(acc, seed_probability(cells))]
-        cells[i] = 0
+        child = cells[:i] + (mark,) + cells[i + 1 :]
+        acc = [a + p / len(free) for a, p in zip(acc, _seed_probability(child))]
     return tuple(acc)
+
+
+def seed_probability(cells):
+    """The source's probability-weighted recursion, with exact fractions: (P X wins, P O wins, P draw).
+
+    Memoised on the nine integers (a cache of the oracle's own, sharing nothing with gamekit).
+    """
+    return _seed_probability(tuple(cells))
 
 
 def to_ints(board):
@@ -128,15 +136,31 @@ def test_memoised_count_equals_plain_recursion_from_many_positions():
     game = TicTacToe()
     positions = sorted(reachable_positions(game))
     rng = random.Random(2026)
-    sample = rng.sample([p for p in positions if p.count(".") <= 7], 150) + [p for p in positions if p.count(".") == 8]
+    one_move = [p for p in positions if p.count(".") == 8]  # corner, edge and centre openings
+    sample = rng.sample([p for p in positions if p.count(".") <= 7], 50) + [one_move[0], one_move[4]]
     memo = {}
     for p in sample:
         assert count_outcomes(game, p, memo) == count_outcomes(game, p) == count_outcomes_plain(game, p), p
         assert count_outcomes(game, p) == tuple(seed_oracle(to_ints(p))["result"][k] for k in "XOD"), p
 
 
-def test_plain_recursion_from_the_empty_board():
-    assert count_outcomes_plain(TicTacToe()) == count_outcomes(TicTacToe())
+def test_plain_recursion_counts_every_game_of_a_small_nim():
+    """Plain recursion from the start of Nim (1, 2, 2), against an independent enumeration of move sequences."""
+
+    def sequences(piles):
+        if not any(piles):
+            return [()]
+        return [
+            ((i, t),) + rest
+            for i, p in enumerate(piles)
+            for t in range(1, p + 1)
+            for rest in sequences(piles[:i] + (p - t,) + piles[i + 1 :])
+        ]
+
+    games = sequences((1, 2, 2))
+    counts = count_outcomes_plain(Nim((1, 2, 2)))
+    assert counts.total == len(games)
+    assert counts.p0_wins == sum(len(g) % 2 == 1 for g in games)  # normal play: the last mover wins
 
 
 def test_counts_are_generic_over_the_protocol():
@@ -162,31 +186,27 @@ def test_random_play_probabilities_match_the_seed_recursion_from_many_positions(
         assert r.lose(0) == r.p1_win and r.win(1) == r.p1_win
 
 
-def test_games_up_to_symmetry_under_both_definitions():
+def test_games_up_to_symmetry_under_both_definitions(oracle):
     game = TicTacToe()
-    # whole games modulo the 8 symmetries, by brute force over all 255,168 move sequences
-    games = []
+    # whole games modulo the 8 symmetries: the symmetries form a group of 8 distinct permutations,
+    # and none but the identity fixes more than 3 cells while every game has at least 5 moves, so
+    # no game is its own image: every class has exactly 8 games (orbit-stabiliser)
+    identity = tuple(range(9))
+    perms = {tuple(p) for p in SYMMETRIES}
+    assert len(perms) == 8 and identity in perms
+    assert all(tuple(p[q[i]] for i in range(9)) in perms for p in perms for q in perms)  # closed: a group
+    assert max(sum(p[i] == i for i in range(9)) for p in perms - {identity}) == 3
+    assert min(length for length, _ in oracle["length"]) == 5
+    games = sum(oracle["result"].values())
+    assert game_classes_up_to_symmetry() == games // 8 == 31_896 and games % 8 == 0
 
-    def walk(s, seq):
-        if game.is_terminal(s):
-            games.append(seq)
-            return
-        for m in game.legal_moves(s):
-            walk(game.play(s, m), seq + (m,))
-
-    walk(game.initial_state(), ())
-    classes = {min(tuple(p.index(m) for m in seq) for p in SYMMETRIES) for seq in games}
-    assert game_classes_up_to_symmetry() == len(classes) == 31_896
-    assert len(games) == 8 * 31_896  # no whole game is its own mirror image
-
-    # the tree where each node expands one move per symmetry class of the resulting position
-    def reduced(s):
+    # the tree where each node expands one move per symmetry class of the resulting position;
+    # symmetric positions have isomorphic reduced subtrees, so the count is memoised per class
+    @cache
+    def reduced(s):  # s is a class representative (a canonical board)
         if game.is_terminal(s):
             return 1
-        reps = {}
-        for m in game.legal_moves(s):
-            reps.setdefault(canonical(game.play(s, m)), game.play(s, m))
-        return sum(reduced(c) for c in reps.values())
+        return sum(reduced(c) for c in {canonical(game.play(s, m)) for m in game.legal_moves(s)})
 
     assert games_in_symmetry_reduced_tree() == reduced(game.initial_state()) == 26_830
     assert len({canonical(game.play(game.initial_state(), m)) for m in range(9)}) == 3  # corner, edge, centre
