@@ -284,10 +284,13 @@ def test_deep_games_get_a_clear_error_naming_the_limit():
         lambda: alphabeta(deep),
         lambda: textbook_alphabeta(deep, ()),
         lambda: SearchPlayer(bounds=None)(deep, ()),
+        lambda: build_tree(deep, values=False),
     ):
         with pytest.raises(GameTooDeepError, match="recursion"):
             run()
     assert alphabeta(deep, depth=3, evaluate=lambda g, s: 0.0).value == 0.0  # a depth limit is fine
+    with pytest.raises(ValueError, match="at most 200 levels"):
+        deep.nested()
 
 
 # --- TicTacToe's heuristic, order and the seminar's figure 4 -------------------------------------

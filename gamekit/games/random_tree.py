@@ -159,6 +159,8 @@ class RandomTree(TreeGame):
         return tuple(range(self.branching))
 
     def nested(self, state: tuple = ()) -> Any:
+        if self.depth - len(state) > 200:
+            raise ValueError(f"nested() writes out trees at most 200 levels deep; this one has {self.depth}")
         if len(state) == self.depth:
             return float(self.values[self._index(state)])
         return [self.nested(state + (i,)) for i in range(self.branching)]

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
 from ..protocol import Game, State, check_game
-from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
+from ..search import INF, AlphaBetaTrace, Evaluate, Order, guard_depth, minimax
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
 
@@ -50,6 +50,7 @@ class TreeNode:
         return [sizes[d] for d in sorted(sizes)]
 
 
+@guard_depth  # a game deeper than Python's recursion limit gets a clear error
 def build_tree(
     game: Game,
     state: State | None = None,
