@@ -353,7 +353,7 @@ def test_widget_images_have_a_fixed_width_equal_to_their_pixel_width():
     """JupyterLab stretches an Image without a width across the output area (big and blurry)."""
     from gamekit.views.subtraction import png_size
 
-    play = SubtractionPlay(start=40, opponent="random", seed=2)
+    play = SubtractionPlay(start=20, opponent="random", seed=2)
     graph = NumberGraphExplorer(N=10, max_N=40)
     rate = MixedRateExplorer(ps=(0.0, 1.0), games=10)
     for w in (play, graph, rate):
