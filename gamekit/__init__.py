@@ -81,7 +81,7 @@ from .players import (
     SmartRandomPlayer,
     player_name,
 )
-from .protocol import Game, IllegalMoveError
+from .protocol import Game, IllegalMoveError, MoveTypeError
 from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions
 from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
 from .sources.q_nim import source_learner as seed_learner  # ALIAS
@@ -167,6 +167,7 @@ __all__ = [
     "h1_scaled",
     "heuristic_order",
     "IllegalMoveError",
+    "MoveTypeError",
     "is_p_position",
     "iterative_deepening",
     "line_probability",

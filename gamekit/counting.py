@@ -14,22 +14,22 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 
-from .protocol import Game, Move, State, TooDeepError, check_game, check_player, player_name
+from .protocol import Game, GameTooDeepError, Move, State, check_game, check_player, player_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _names_the_depth_limit(func: F) -> F:
-    """Turn a bare RecursionError of a recursive counter into a TooDeepError that names the limit."""
+    """Turn a bare RecursionError of a recursive counter into a GameTooDeepError that names the limit."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except TooDeepError:
+        except GameTooDeepError:
             raise
         except RecursionError:
-            raise TooDeepError(
+            raise GameTooDeepError(
                 f"{func.__name__} recurses once per move, and this game is deeper than Python's recursion "
                 f"limit allows (sys.getrecursionlimit() = {sys.getrecursionlimit()}); use a smaller start, "
                 "the iterative tree_size/solve, or raise the limit with sys.setrecursionlimit"

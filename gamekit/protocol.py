@@ -68,8 +68,11 @@ class Game(Protocol):
 OPTIONAL_METHODS = ("random_start",)
 
 
-class TooDeepError(RecursionError):
+class GameTooDeepError(RecursionError):
     """A recursive function met a game deeper than Python's recursion limit; the message names the limit."""
+
+
+TooDeepError = GameTooDeepError  # ALIAS (the first name; gamekit.sources.julia_nim imports it)
 
 
 def illegal_move(move: Any, state: Any, legal: Sequence[Any]) -> IllegalMoveError:

@@ -273,13 +273,13 @@ def test_deep_games_get_a_clear_error_naming_the_recursion_limit():
     import sys
 
     from gamekit import SubtractionGame, games_by_length, outcome_probabilities
-    from gamekit.protocol import TooDeepError
+    from gamekit.protocol import GameTooDeepError
 
     deep = SubtractionGame(4 * sys.getrecursionlimit())
     for counter in (count_outcomes, outcome_probabilities, games_by_length):
-        with pytest.raises(TooDeepError, match=r"recursion limit .*getrecursionlimit\(\) = \d+"):
+        with pytest.raises(GameTooDeepError, match=r"recursion limit .*getrecursionlimit\(\) = \d+"):
             counter(deep)
-    assert isinstance(TooDeepError("x"), RecursionError)  # old `except RecursionError` still works
+    assert isinstance(GameTooDeepError("x"), RecursionError)  # old `except RecursionError` still works
     assert tree_size(deep) > 0  # the iterative counter copes
 
 
