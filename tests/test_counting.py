@@ -29,7 +29,7 @@ from gamekit.players import LossAversePlayer, PerfectPlayer, RandomPlayer, RawCo
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
-def seed_oracle(cells, depth=0, stats=None):
+def source_oracle(cells, depth=0, stats=None):
     """The source's pruefen_rekursiv, plus node count, game lengths and boards seen."""
     if stats is None:
         stats = {"result": Counter(), "length": Counter(), "nodes": 0, "boards": set(), "leaves": set()}
@@ -47,13 +47,13 @@ def seed_oracle(cells, depth=0, stats=None):
     for i in range(9):
         if cells[i] == 0:
             cells[i] = mark
-            seed_oracle(cells, depth + 1, stats)
+            source_oracle(cells, depth + 1, stats)
             cells[i] = 0
     return stats
 
 
 @cache
-def _seed_probability(cells):
+def _source_probability(cells):
     sums = [cells[a] + cells[b] + cells[c] for a, b, c in LINES]
     if 3 in sums:
         return (Fraction(1), Fraction(0), Fraction(0))
@@ -66,16 +66,16 @@ def _seed_probability(cells):
     acc = [Fraction(0)] * 3
     for i in free:
         child = cells[:i] + (mark,) + cells[i + 1 :]
-        acc = [a + p / len(free) for a, p in zip(acc, _seed_probability(child))]
+        acc = [a + p / len(free) for a, p in zip(acc, _source_probability(child))]
     return tuple(acc)
 
 
-def seed_probability(cells):
+def source_probability(cells):
     """The source's probability-weighted recursion, with exact fractions: (P X wins, P O wins, P draw).
 
     Memoised on the nine integers (a cache of the oracle's own, sharing nothing with gamekit).
     """
-    return _seed_probability(tuple(cells))
+    return _source_probability(tuple(cells))
 
 
 def to_ints(board):
@@ -88,7 +88,7 @@ def to_board(cells):
 
 @pytest.fixture(scope="module")
 def oracle():
-    return seed_oracle([0] * 9)
+    return source_oracle([0] * 9)
 
 
 def test_all_games_from_the_empty_board_match_the_oracle_and_the_literature(oracle):
@@ -141,7 +141,7 @@ def test_memoised_count_equals_plain_recursion_from_many_positions():
     memo = {}
     for p in sample:
         assert count_outcomes(game, p, memo) == count_outcomes(game, p) == count_outcomes_plain(game, p), p
-        assert count_outcomes(game, p) == tuple(seed_oracle(to_ints(p))["result"][k] for k in "XOD"), p
+        assert count_outcomes(game, p) == tuple(source_oracle(to_ints(p))["result"][k] for k in "XOD"), p
 
 
 def test_plain_recursion_counts_every_game_of_a_small_nim():
@@ -172,16 +172,16 @@ def test_counts_are_generic_over_the_protocol():
 def test_random_play_probabilities_are_the_exact_fractions():
     p = outcome_probabilities(TicTacToe())
     assert (p.p0_win, p.p1_win, p.draw) == (Fraction(737, 1260), Fraction(121, 420), Fraction(8, 63))
-    assert (p.p0_win, p.p1_win, p.draw) == seed_probability([0] * 9)
+    assert (p.p0_win, p.p1_win, p.draw) == source_probability([0] * 9)
 
 
-def test_random_play_probabilities_match_the_seed_recursion_from_many_positions():
+def test_random_play_probabilities_match_the_source_recursion_from_many_positions():
     game = TicTacToe()
     rng = random.Random(7)
     positions = [p for p in sorted(reachable_positions(game)) if p.count(".") <= 6]
     for p in rng.sample(positions, 120):
         r = outcome_probabilities(game, p)
-        assert (r.p0_win, r.p1_win, r.draw) == seed_probability(to_ints(p))
+        assert (r.p0_win, r.p1_win, r.draw) == source_probability(to_ints(p))
         assert r.p0_win + r.p1_win + r.draw == 1
         assert r.lose(0) == r.p1_win and r.win(1) == r.p1_win
 

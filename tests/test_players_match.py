@@ -37,15 +37,15 @@ def test_from_a_red_start_the_second_player_wins_with_optimal_play(start):
     assert all(RB.is_red[s.n] for s in record.states[2::2] if s.n >= 0)
 
 
-def test_perfect_player_is_the_seeds_optimal_strategy():
-    """Smallest winning move; 3 when no win can be forced (the seed's switch statement)."""
-    seed_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
+def test_perfect_player_is_the_sources_optimal_strategy():
+    """Smallest winning move; 3 when no win can be forced (the source's switch statement)."""
+    source_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
     player, game = PerfectPlayer(), SubtractionGame(200)
     for n in range(1, 200):
-        assert player(game, SubtractionState(n, n % 2)) == seed_switch[n % 8], n
+        assert player(game, SubtractionState(n, n % 2)) == source_switch[n % 8], n
 
 
-def test_smart_random_player_follows_the_seeds_intent():
+def test_smart_random_player_follows_the_sources_intent():
     game = SubtractionGame(100)
     p = SmartRandomPlayer(seed=1)
     assert p(game, SubtractionState(5, 0)) == 5 and p(game, SubtractionState(11, 0)) == 11
@@ -86,7 +86,7 @@ def test_record_holds_the_full_course():
     moves = iter([5, 5, 3, 3, 5, 3])
     scripted = lambda g, s: next(moves)
     rec = play_game(game, [scripted, scripted], names=["A", "B"])
-    assert [s.n for s in rec.states] == [22, 17, 12, 9, 6, 1, -2]  # the seed's table 1, then B must go below 0
+    assert [s.n for s in rec.states] == [22, 17, 12, 9, 6, 1, -2]  # the source's table 1, then B must go below 0
     assert rec.movers == (0, 1, 0, 1, 0, 1)
     assert rec.winner == 0 and rec.utilities == (1.0, -1.0)
     assert "A (player 0) wins" in str(rec)
@@ -199,8 +199,8 @@ def test_perfect_player_many_starts_of_one_game_cost_one_walk():
     t = time.perf_counter()
     moves = [player(game, game.state(n, 0)) for n in range(1, 2001)]
     assert time.perf_counter() - t < 1.0
-    seed_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
-    assert all(m == seed_switch[n % 8] for n, m in zip(range(12, 2001), moves[11:]))
+    source_switch = {0: 3, 1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 6: 5, 7: 5}
+    assert all(m == source_switch[n % 8] for n, m in zip(range(12, 2001), moves[11:]))
     assert len(player.values(game, game.state(2000, 0))) < 3 * 2011  # each position solved once
 
 

@@ -88,7 +88,7 @@ def test_blue_numbers_where_every_move_wins_are_5_mod_8_from_13_on():
     assert no_mistake == [n for n in range(13, 400) if n % 8 == 5]
 
 
-def test_period_certificate_of_the_seed_set():
+def test_period_certificate_of_the_source_set():
     p = periodicity(MOVES)
     assert (p.period, p.preperiod, p.first, p.second) == (8, 0, 6, 14)
     assert p.period == brute_period(MOVES)
@@ -201,15 +201,15 @@ def test_three_move_sets_up_to_15():
 # --------------------------------------------------------------------------------------
 
 
-def seed_optimal(n):
+def source_optimal(n):
     """The source's nextMove.optimal: switch(n %% 8 + 1, 3, 3, 3, 3, 3, 3, 5, 5)."""
     return n - [3, 3, 3, 3, 3, 3, 5, 5][n % 8]
 
 
-def test_perfect_player_is_the_seeds_switch_statement():
+def test_perfect_player_is_the_sources_switch_statement():
     game, perfect = SubtractionGame(0, MOVES), PerfectPlayer()
     for seat in (0, 1):
-        assert all(seed_optimal(n) == n - perfect(game, game.state(n, seat)) for n in range(1, 600))
+        assert all(source_optimal(n) == n - perfect(game, game.state(n, seat)) for n in range(1, 600))
 
 
 def test_smart_random_player_subtracts_11_a_third_of_the_time():
@@ -231,7 +231,7 @@ def p_end_at_zero(n):
     return sum(p_end_at_zero(n - d) for d in options) / len(options)
 
 
-def test_share_of_wrong_winners_under_the_seeds_rule_matches_the_exact_probability():
+def test_share_of_wrong_winners_under_the_sources_rule_matches_the_exact_probability():
     game = SubtractionGame(22, MOVES)
     recs = tournament(
         game,
@@ -242,11 +242,11 @@ def test_share_of_wrong_winners_under_the_seeds_rule_matches_the_exact_probabili
         start=random_start(20, 50),
         keep_records=True,
     ).records
-    seed_rule_wrong = [(1 - r.movers[-1]) != r.winner for r in recs]
+    source_rule_wrong = [(1 - r.movers[-1]) != r.winner for r in recs]
     ends_at_zero = [r.states[-1].n == 0 for r in recs]
-    assert seed_rule_wrong == ends_at_zero  # the seed's rule fails exactly on games ending at 0
+    assert source_rule_wrong == ends_at_zero  # the source's rule fails exactly on games ending at 0
     exact = float(sum(p_end_at_zero(n) for n in range(20, 51)) / 31)
-    share = float(np.mean(seed_rule_wrong))
+    share = float(np.mean(source_rule_wrong))
     assert 0.5 < exact < 0.52
     assert abs(share - exact) < 4 * math.sqrt(exact * (1 - exact) / 2000)
 

@@ -105,7 +105,7 @@ def test_red_numbers_follow_the_mod_8_rule():
     assert np.array_equal(rb.is_red, n % 8 <= 2)
 
 
-def test_seed_sets_A_and_B_up_to_80():
+def test_source_sets_A_and_B_up_to_80():
     rb = red_blue(80)
     assert rb.red == [n for n in range(81) if n % 8 in (0, 1, 2)]
     assert rb.blue == [n for n in range(81) if n % 8 not in (0, 1, 2)]
@@ -177,7 +177,7 @@ def test_a_broken_certificate_does_not_verify():
 # --- the strategy table ---------------------------------------------------------------------
 
 
-def test_strategy_table_reproduces_the_seeds_table_2():
+def test_strategy_table_reproduces_the_sources_table_2():
     table = strategy_table((3, 5, 11))
     rows = {r.residue: r for r in table.rows}
     assert table.period == 8

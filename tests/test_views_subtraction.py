@@ -38,7 +38,7 @@ from gamekit.views.subtraction import (
 OTHER_SETS = [(3, 5), (3, 5, 8), (1, 2), (2, 7), (4, 9, 10), (1, 3, 4), (2, 5, 6)]
 
 # The four courses the source prints (figures 5-8), R's trailing zeros dropped.
-SEED_COURSES = {
+SOURCE_COURSES = {
     5: [50, 47, 42, 39, 34, 31, 26, 21, 18, 15, 12, 7, 2, -1],
     6: [44, 41, 38, 33, 30, 25, 22, 17, 14, 9, 6, 1, -2],
     7: [45, 42, 39, 36, 31, 26, 21, 18, 15, 12, 7, 2, -1],
@@ -130,7 +130,7 @@ def test_drawings_return_axes_with_content():
 
 
 def oracle_edge_colour(n1, n2, moves, to_move):
-    """The seed's rule from exact values: could the mover force a win, and did the move keep it?"""
+    """The source's rule from exact values: could the mover force a win, and did the move keep it?"""
     if mover_value(n1, moves, to_move) != 1:
         return "black"
     kept = mover_value(n2, moves, 1 - to_move) == -1  # the opponent now loses with best play
@@ -166,9 +166,9 @@ def replay(numbers):
     return play_game(SubtractionGame(numbers[0]), [script, script])
 
 
-def test_the_seed_courses_and_what_the_text_claims_about_them():
-    colours = {k: edge_colours(c) for k, c in SEED_COURSES.items()}
-    winners = {k: replay(c).winner for k, c in SEED_COURSES.items()}
+def test_the_source_courses_and_what_the_text_claims_about_them():
+    colours = {k: edge_colours(c) for k, c in SOURCE_COURSES.items()}
+    winners = {k: replay(c).winner for k, c in SOURCE_COURSES.items()}
     assert winners == {5: 1, 6: 0, 7: 0, 8: 0}  # the printed results: 2, 1, 1, 1
     by_player = {k: (c[0::2], c[1::2]) for k, c in colours.items()}
     # Fig. 5: player 2 played best except once; player 1 had one chance and missed it.
@@ -178,9 +178,9 @@ def test_the_seed_courses_and_what_the_text_claims_about_them():
     # Fig. 6: the optimal player 1 takes every winning move.
     assert set(by_player[6][0]) == {"red"}
     # Fig. 8: player 2 errs exactly once, at 7.
-    steps8 = zip(SEED_COURSES[8], SEED_COURSES[8][1:])
+    steps8 = zip(SOURCE_COURSES[8], SOURCE_COURSES[8][1:])
     blue_moves = [step for step, c in zip(steps8, colours[8]) if c == "blue"]
-    assert blue_moves == [(7, 4)] and SEED_COURSES[8].index(7) % 2 == 1  # 7 was produced by player 1
+    assert blue_moves == [(7, 4)] and SOURCE_COURSES[8].index(7) % 2 == 1  # 7 was produced by player 1
     # "A red edge is always followed by a black edge" holds in all four courses ...
     for c in colours.values():
         assert all(b == "black" for a, b in zip(c, c[1:]) if a == "red")
@@ -188,7 +188,7 @@ def test_the_seed_courses_and_what_the_text_claims_about_them():
     assert ("blue", "blue") in list(zip(colours[7], colours[7][1:]))
 
 
-def test_the_seeds_r_edge_rule_colours_some_losing_moves_red():
+def test_the_sources_r_edge_rule_colours_some_losing_moves_red():
     """R's colorOfEdge tests n2 %% 8 in 0:2, and -6, -7, -8 are 2, 1, 0 modulo 8 (a loss coloured red)."""
 
     def r_colour(n1, n2):
@@ -204,8 +204,8 @@ def test_the_seeds_r_edge_rule_colours_some_losing_moves_red():
 
 
 def test_course_validation_and_trimming():
-    assert trim_course([44, 41, 38, 33, 30, 25, 22, 17, 14, 9, 6, 1, -2, 0]) == SEED_COURSES[6]
-    assert trim_course([45, 42, 39, 36, 31, 26, 21, 18, 15, 12, 7, 2, -1, 0, 0]) == SEED_COURSES[7]
+    assert trim_course([44, 41, 38, 33, 30, 25, 22, 17, 14, 9, 6, 1, -2, 0]) == SOURCE_COURSES[6]
+    assert trim_course([45, 42, 39, 36, 31, 26, 21, 18, 15, 12, 7, 2, -1, 0, 0]) == SOURCE_COURSES[7]
     with pytest.raises(ValueError, match="trim_course"):
         course_numbers([6, 3, 0, 0])
     with pytest.raises(ValueError, match="subtracts 4"):
@@ -219,14 +219,14 @@ def test_course_validation_and_trimming():
 
 
 def test_course_graph_layout_attributes_and_drawing():
-    g = course_graph(SEED_COURSES[5])
+    g = course_graph(SOURCE_COURSES[5])
     assert g.nodes[50]["player"] is None and g.nodes[47]["player"] == 0 and g.nodes[42]["player"] == 1
     assert g.nodes[-1]["colour"] == "end" and g.nodes[50]["colour"] == "red" and g.nodes[47]["colour"] == "blue"
-    ax = draw_course(SEED_COURSES[5], names=("mixed 0.1", "mixed 0.9"))
+    ax = draw_course(SOURCE_COURSES[5], names=("mixed 0.1", "mixed 0.9"))
     xs = {round(t.get_position()[0], 2) for t in ax.texts if t.get_text() in ("47", "42", "50")}
     assert xs == {0.0, 0.5, 1.0}
     with pytest.raises(ValueError):
-        draw_course(SEED_COURSES[5], names=("only one",))
+        draw_course(SOURCE_COURSES[5], names=("only one",))
 
 
 # -- the wrong approach: tree growth -----------------------------------------------------------

@@ -32,7 +32,9 @@ MAX_PERIOD_SEARCH = 2_000_000
 #: (1, 100000) is refused at once instead of filling the memory.
 MAX_SCAN_BYTES = 100_000_000
 
-SEED_MOVES = (3, 5, 11)
+#: The source's subtraction set (`d <- c(3, 5, 11)`).
+SOURCE_MOVES = (3, 5, 11)
+SEED_MOVES = SOURCE_MOVES  # ALIAS
 
 
 def check_moves(moves: Iterable[int]) -> tuple[int, ...]:
@@ -75,7 +77,7 @@ class SubtractionGame:
     zero (it loses).
     """
 
-    def __init__(self, start: int = 22, moves: Iterable[int] = SEED_MOVES):
+    def __init__(self, start: int = 22, moves: Iterable[int] = SOURCE_MOVES):
         self._moves = check_moves(moves)
         self._start = check_number(start, "start")
 
@@ -219,7 +221,7 @@ def _prefix(moves: tuple[int, ...], count: int) -> bytearray:
     return colours[k:]
 
 
-def periodicity(moves: Iterable[int] = SEED_MOVES) -> Periodicity:
+def periodicity(moves: Iterable[int] = SOURCE_MOVES) -> Periodicity:
     """Find the period and pre-period of the red/blue colours of a subtraction set, with proof."""
     return _periodicity(check_moves(moves))
 
@@ -276,7 +278,7 @@ class RedBlue:
         return "red" if self.is_red[n] else "blue"
 
 
-def red_blue(N: int, moves: Iterable[int] = SEED_MOVES) -> RedBlue:
+def red_blue(N: int, moves: Iterable[int] = SOURCE_MOVES) -> RedBlue:
     """Colour every number 0..N (inclusive) red or blue, in time linear in N.
 
     Works forwards from 0 as the source's backward construction does, stops as soon as a
@@ -306,7 +308,7 @@ def red_blue(N: int, moves: Iterable[int] = SEED_MOVES) -> RedBlue:
     return RedBlue(moves, N, np.concatenate([known, rest]))
 
 
-def winning_moves(n: int, moves: Iterable[int] = SEED_MOVES) -> tuple[int, ...]:
+def winning_moves(n: int, moves: Iterable[int] = SOURCE_MOVES) -> tuple[int, ...]:
     """The moves from n that produce a red number (empty when n itself is red)."""
     moves = check_moves(moves)
     n = check_number(n, "n")
@@ -365,7 +367,7 @@ class StrategyTable:
         )
 
 
-def strategy_table(moves: Iterable[int] = SEED_MOVES) -> StrategyTable:
+def strategy_table(moves: Iterable[int] = SOURCE_MOVES) -> StrategyTable:
     """Derive the strategy table for any subtraction set from its period.
 
     For each residue class of n modulo the period: is n red, and which moves produce a red

@@ -41,7 +41,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ..counting import reachable_positions, tree_size
-from ..games.subtraction import SEED_MOVES, SubtractionGame, check_moves, check_number, periodicity
+from ..games.subtraction import SOURCE_MOVES, SubtractionGame, check_moves, check_number, periodicity
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
 from ..protocol import check_bool, check_int, check_name, check_probability, is_int
@@ -81,7 +81,7 @@ def _is_red(n: int, moves: tuple[int, ...]) -> bool:
 # --------------------------------------------------------------------------------------
 
 
-def number_graph(N: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
+def number_graph(N: int, moves: Iterable[int] = SOURCE_MOVES) -> nx.DiGraph:
     """The numbers 0..N as nodes and every move n -> n-d (with n-d >= 0) as an edge.
 
     Node attribute 'colour' is 'red' (produce it: the mover there loses) or 'blue' (avoid it);
@@ -162,7 +162,7 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
 
 def draw_number_graph(
     N: int = 22,
-    moves: Iterable[int] = SEED_MOVES,
+    moves: Iterable[int] = SOURCE_MOVES,
     ax=None,
     period: int | None = None,
     title: str | None = None,
@@ -195,7 +195,7 @@ def draw_number_graph(
     return ax
 
 
-def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22, steps: int = 1) -> dict[int, tuple[str, int]]:
+def backward_labels(moves: Iterable[int] = SOURCE_MOVES, N: int = 22, steps: int = 1) -> dict[int, tuple[str, int]]:
     """The backward construction from the end of the game, `steps` half-rounds deep.
 
     Step 0: the numbers from which every move goes below zero (and 0 itself) are red.
@@ -224,7 +224,7 @@ def backward_labels(moves: Iterable[int] = SEED_MOVES, N: int = 22, steps: int =
 
 
 def draw_backward_step(
-    steps: int = 1, moves: Iterable[int] = SEED_MOVES, N: int | None = None, ax=None, title: str | None = None
+    steps: int = 1, moves: Iterable[int] = SOURCE_MOVES, N: int | None = None, ax=None, title: str | None = None
 ):
     """Draw the numbers labelled after `steps` steps of the backward construction (figure 3).
 
@@ -281,7 +281,7 @@ def trim_course(raw: Sequence[int]) -> list[int]:
     return out
 
 
-def course_numbers(course, moves: Iterable[int] = SEED_MOVES) -> list[int]:
+def course_numbers(course, moves: Iterable[int] = SOURCE_MOVES) -> list[int]:
     """The numbers of a course (start first), from a GameRecord or a list; validated.
 
     A valid course starts above 0, each step subtracts an allowed move, and only the last
@@ -312,7 +312,7 @@ def course_numbers(course, moves: Iterable[int] = SEED_MOVES) -> list[int]:
     return numbers
 
 
-def edge_colour(n1: int, n2: int, moves: Iterable[int] = SEED_MOVES) -> str:
+def edge_colour(n1: int, n2: int, moves: Iterable[int] = SOURCE_MOVES) -> str:
     """The course-graph colour of the move n1 -> n2.
 
     'red' if the mover could force a win (n1 blue) and produced a red number, 'blue' if the
@@ -328,13 +328,13 @@ def edge_colour(n1: int, n2: int, moves: Iterable[int] = SEED_MOVES) -> str:
     return "red" if _is_red(n2, moves) else "blue"
 
 
-def edge_colours(course, moves: Iterable[int] = SEED_MOVES) -> list[str]:
+def edge_colours(course, moves: Iterable[int] = SOURCE_MOVES) -> list[str]:
     """The colour of every move of a course, in order."""
     numbers = course_numbers(course, moves)
     return [edge_colour(a, b, moves) for a, b in zip(numbers, numbers[1:])]
 
 
-def course_graph(course, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
+def course_graph(course, moves: Iterable[int] = SOURCE_MOVES) -> nx.DiGraph:
     """The course of one game as a path graph with coloured edges.
 
     Nodes are the numbers (attrs 'step': 0 for the start, 'player': 0/1 who produced it or None
@@ -360,7 +360,7 @@ def course_layout(g: nx.DiGraph) -> dict[int, tuple[float, float]]:
 
 def draw_course(
     course,
-    moves: Iterable[int] = SEED_MOVES,
+    moves: Iterable[int] = SOURCE_MOVES,
     names: Sequence[str] = ("player 1", "player 2"),
     ax=None,
     title: str | None = None,
@@ -439,7 +439,7 @@ def draw_course(
 MAX_TREE_NODES = 400
 
 
-def forward_tree(n: int, moves: Iterable[int] = SEED_MOVES) -> nx.DiGraph:
+def forward_tree(n: int, moves: Iterable[int] = SOURCE_MOVES) -> nx.DiGraph:
     """The full forward game tree from n: one node per sequence of moves (the wrong approach).
 
     Nodes are the move sequences (tuples, () is the root) with attributes 'n' (the number),
@@ -484,7 +484,7 @@ def tree_layout(g: nx.DiGraph) -> dict:
     return pos
 
 
-def draw_forward_tree(n: int = 10, moves: Iterable[int] = SEED_MOVES, ax=None, title: str | None = None):
+def draw_forward_tree(n: int = 10, moves: Iterable[int] = SOURCE_MOVES, ax=None, title: str | None = None):
     """Draw the forward game tree from n with every node labelled by its number. Returns the axes."""
     g = forward_tree(n, moves)
     pos = tree_layout(g)
@@ -537,7 +537,7 @@ class TreeGrowth:
         return float(np.exp(np.polyfit(x, y, 1)[0]))
 
 
-def tree_growth(ns: Iterable[int], moves: Iterable[int] = SEED_MOVES) -> TreeGrowth:
+def tree_growth(ns: Iterable[int], moves: Iterable[int] = SOURCE_MOVES) -> TreeGrowth:
     """Count the forward game tree (`tree_size`) and the positions for each start n in `ns`."""
     moves = check_moves(moves)
     if isinstance(ns, (str, bytes)) or not hasattr(ns, "__iter__"):
@@ -663,7 +663,7 @@ class SubtractionPlay(SnapshotWidget):
     def __init__(
         self,
         start: int = 22,
-        moves: Iterable[int] = SEED_MOVES,
+        moves: Iterable[int] = SOURCE_MOVES,
         opponent: str = "optimal",
         p: float = 0.5,
         human_first: bool = True,
@@ -801,7 +801,7 @@ class NumberGraphExplorer(SnapshotWidget):
     #: The number graph is drawn at 96 dpi and shown at its own width in CSS pixels (8 inches).
     IMAGE_DPI, IMAGE_WIDTH = 96, 786
 
-    def __init__(self, N: int = 22, moves: Iterable[int] = SEED_MOVES, max_N: int = 80):
+    def __init__(self, N: int = 22, moves: Iterable[int] = SOURCE_MOVES, max_N: int = 80):
         super().__init__()
         self.moves = check_draw_moves(moves)
         max_N = _check_draw_N(max_N, "max_N")
@@ -861,7 +861,7 @@ def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, hig
         raise ValueError(f"games must be even (each start is played from both seats), got {games}")
     seed = check_int(seed, "seed", minimum=0)
     low, high = check_number(low, "low"), check_number(high, "high")
-    game = SubtractionGame(low, SEED_MOVES)
+    game = SubtractionGame(low, SOURCE_MOVES)
     rng = np.random.default_rng(seed)
     a, b, t = (int(x) for x in rng.integers(2**32, size=3))
     result = tournament(
