@@ -36,7 +36,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from .protocol import Game, Move, State, check_game
+from .protocol import Game, GameTooDeepError, Move, State, check_game, check_seed, is_int
 from .solve import solve
 
 __all__ = [
@@ -68,10 +68,6 @@ Evaluate = Callable[[Any, Any], float]  # evaluate(game, state) -> estimate, pla
 Order = Callable[[Any, Any, Sequence[Any]], Sequence[Any]]  # order(game, state, moves) -> the moves reordered
 
 EXACT, LOWER, UPPER = "exact", "lower", "upper"
-
-
-class GameTooDeepError(RecursionError):
-    """The game is deeper than the recursive searches can go (Python's recursion limit)."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +142,7 @@ class _Counts:
 def _check_depth(depth: Any) -> int | None:
     if depth is None:
         return None
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
+    if not is_int(depth):
         raise TypeError(f"depth must be None (search to the end) or a whole number >= 0, got {depth!r}")
     if depth < 0:
         raise ValueError(f"depth must be None (search to the end) or a whole number >= 0, got {depth!r}")
@@ -482,9 +478,7 @@ def _ordered(game: Game, s: State, order: Order | None, hint: Move | None) -> Se
 
 def random_order(seed: int | None = None) -> Order:
     """A move order that shuffles the moves (seeded, so every run is the same)."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise TypeError(f"seed must be None or a whole number >= 0, got {seed!r}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed))
 
     def order(game: Game, state: State, moves: Sequence[Move]) -> list:
         return [moves[i] for i in rng.permutation(len(moves))]

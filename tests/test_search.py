@@ -479,3 +479,15 @@ def test_nested_sets_figure_and_its_input_check():
     with pytest.raises(ValueError, match="largest to the smallest"):
         draw_nested_sets(ax, [("small", 1), ("big", 2)])
     plt.close(fig)
+
+
+def test_numpy_integers_are_whole_numbers_and_one_error_class():
+    import numpy as np
+
+    from gamekit import protocol
+
+    g = TicTacToe()
+    assert minimax(g, None, np.int64(1), h1).value == minimax(g, None, 1, h1).value
+    assert RandomTree(np.int64(2), np.int64(3), seed=np.int64(1)) == RandomTree(2, 3, seed=1)
+    assert random_order(np.int64(3))(g, g.initial_state(), range(9)) == random_order(3)(g, g.initial_state(), range(9))
+    assert GameTooDeepError is protocol.GameTooDeepError

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import illegal_move
+from ..protocol import check_int, illegal_move
 
 
 def _check_tree(tree: Any, path: tuple = ()) -> Any:
@@ -120,15 +120,8 @@ class RandomTree(TreeGame):
     """
 
     def __init__(self, branching: int, depth: int, seed: int | None = None):
-        for name, x, low in (("branching", branching, 1), ("depth", depth, 1)):
-            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-                raise TypeError(f"{name} must be a whole number >= {low}, got {x!r}")
-            if x < low:
-                raise ValueError(f"{name} must be a whole number >= {low}, got {x!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-            raise TypeError(f"seed must be None or a whole number >= 0, got {seed!r}")
-        if seed is not None and seed < 0:
-            raise ValueError(f"seed must be None or a whole number >= 0, got {seed!r}")
+        branching, depth = check_int(branching, "branching", minimum=1), check_int(depth, "depth", minimum=1)
+        seed = None if seed is None else check_int(seed, "seed (None or a whole number)", minimum=0)
         if int(depth) > 100_000 or int(branching) ** int(depth) > 5_000_000:
             raise ValueError(
                 f"branching**depth = {branching}**{depth} leaves is too many (at most 5,000,000, depth at most 100,000)"
