@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..games.tictactoe import EMPTY, LINES, Board, O, X
+from ..protocol import check_int
 
 __all__ = ["SOURCE_VALUES", "source_encoding", "source_winner", "source_x_to_move"]
 
@@ -20,11 +21,7 @@ SOURCE_VALUES = {EMPTY: 0, X: 1, O: 4}
 
 
 def _check_o_value(o_value: object) -> int:
-    if isinstance(o_value, bool) or not isinstance(o_value, int):
-        raise TypeError(f"o_value must be a whole number (the source's code uses 4, its text 2), got {o_value!r}")
-    if o_value < 2:
-        raise ValueError(f"o_value must be at least 2 (X is 1, empty is 0), got {o_value!r}")
-    return o_value
+    return check_int(o_value, "o_value (the value of an O: 4 in the source's code, 2 in its text)", minimum=2)
 
 
 def source_encoding(board: Board, o_value: int = 4) -> tuple[int, ...]:
