@@ -195,12 +195,14 @@ class Periodicity:
     second: int
     window: tuple[int, ...] = field(repr=False)
     pattern: tuple[int, ...] = field(repr=False)  # colours of preperiod .. preperiod+period-1
+    prefix: tuple[int, ...] = field(default=(), repr=False)  # colours of 0 .. preperiod-1
 
     def is_red(self, n: int) -> bool:
         """The colour of any n >= 0, in constant time."""
         n = check_number(n, "n")
         if n < self.preperiod:
-            return bool(_prefix(self.moves, self.preperiod)[n])
+            prefix = self.prefix or tuple(_prefix(self.moves, self.preperiod))
+            return bool(prefix[n])
         return bool(self.pattern[(n - self.preperiod) % self.period])
 
     def verify(self) -> bool:
@@ -251,7 +253,7 @@ def _periodicity(moves: tuple[int, ...]) -> Periodicity:
     padded = bytearray(k) + full
     window = tuple(padded[a : a + k])
     pattern = tuple(full[start : start + period])
-    return Periodicity(moves, period, start, a, b, window, pattern)
+    return Periodicity(moves, period, start, a, b, window, pattern, tuple(full[:start]))
 
 
 @dataclass(frozen=True)

@@ -41,10 +41,10 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ..counting import reachable_positions, tree_size
-from ..games.subtraction import SOURCE_MOVES, SubtractionGame, check_moves, check_number, periodicity
+from ..games.subtraction import SOURCE_MOVES, SubtractionGame, SubtractionState, check_moves, check_number, periodicity
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
-from ..protocol import check_bool, check_int, check_name, check_probability, is_int
+from ..protocol import IllegalMoveError, check_bool, check_int, check_name, check_probability, is_int
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
@@ -300,15 +300,21 @@ def course_numbers(course, moves: Iterable[int] = SOURCE_MOVES) -> list[int]:
     numbers = [int(x) for x in numbers]
     if not numbers or numbers[0] <= 0:
         raise ValueError(f"a course starts with a number > 0, got {numbers!r}")
+    game = SubtractionGame(numbers[0], moves)  # the course is replayed through the game's own rules
+    state = game.initial_state()
     for i in range(1, len(numbers)):
-        d = numbers[i - 1] - numbers[i]
-        if numbers[i - 1] <= 0:
+        if game.is_terminal(state):
             raise ValueError(
                 f"the game ended at {numbers[i - 1]}, but the course goes on: {numbers!r} "
                 "(use trim_course for R output with trailing zeros)"
             )
-        if d not in moves:
-            raise ValueError(f"step {numbers[i - 1]} -> {numbers[i]} subtracts {d}; allowed moves: {moves}")
+        d = numbers[i - 1] - numbers[i]
+        try:
+            state = game.play(state, d)
+        except IllegalMoveError:
+            raise ValueError(
+                f"step {numbers[i - 1]} -> {numbers[i]} subtracts {d}; allowed moves: {game.legal_moves(state)}"
+            ) from None
     return numbers
 
 
@@ -455,15 +461,17 @@ def forward_tree(n: int, moves: Iterable[int] = SOURCE_MOVES) -> nx.DiGraph:
             "(use gamekit.tree_size to count larger trees)"
         )
     g = nx.DiGraph(moves=moves)
-    todo: list[tuple[tuple[int, ...], int]] = [((), n)]
+    game = SubtractionGame(n, moves)
+    todo: list[tuple[tuple[int, ...], SubtractionState]] = [((), game.initial_state())]
     while todo:
-        path, m = todo.pop()
-        colour = "end" if m <= 0 else ("red" if _is_red(m, moves) else "blue")
-        g.add_node(path, n=m, depth=len(path), colour=colour)
+        path, s = todo.pop()
+        over = game.is_terminal(s)
+        colour = "end" if over else ("red" if _is_red(s.n, moves) else "blue")
+        g.add_node(path, n=s.n, depth=len(path), colour=colour)
         if path:
             g.add_edge(path[:-1], path, move=path[-1])
-        if m > 0:
-            todo.extend((path + (d,), m - d) for d in reversed(moves))
+        if not over:
+            todo.extend((path + (d,), game.play(s, d)) for d in reversed(game.legal_moves(s)))
     return g
 
 
@@ -711,19 +719,23 @@ class SubtractionPlay(SnapshotWidget):
     # -- the pure model ------------------------------------------------------------------
     @property
     def n(self) -> int:
+        """The current number."""
         return self.course[-1]
 
     @property
     def over(self) -> bool:
-        return self.n <= 0
+        """The game says it is over."""
+        return self.game.is_terminal(self.state)
 
     @property
     def winner(self) -> str | None:
-        """'you', 'computer' or None while the game runs."""
+        """Who won, as shown to the player: 'you', 'computer', or None while the game runs.
+
+        Read off the game's own `utility` (seat 0 is whoever moved first), not re-derived here.
+        """
         if not self.over:
             return None
-        last_mover = self.players[(len(self.course) - 2) % 2]
-        return last_mover if self.n == 0 else ("computer" if last_mover == "you" else "you")
+        return self.players[0] if self.game.utility(self.state, 0) > 0 else self.players[1]
 
     def new_game(self, start=None, opponent: str | None = None, human_first: bool | None = None) -> bool:
         """Start a new game (defaults: the current settings); False and a message if input is bad."""
@@ -740,6 +752,7 @@ class SubtractionPlay(SnapshotWidget):
         self._games_started += 1
         self.kind, self.computer = kind, computer
         self.game = SubtractionGame(start, self.moves)
+        self.state = self.game.initial_state()
         self.players = ("you", "computer") if first else ("computer", "you")
         self.course = [start]
         text = f"New game from {start} against the {kind} strategy."
@@ -754,11 +767,12 @@ class SubtractionPlay(SnapshotWidget):
         if self.over:
             self.say(f"The game is over ({self.winner} won). Press 'New game' to play again.", "error")
             return False
-        if not is_int(d) or d not in self.moves:
-            self.say(html.escape(f"You can only subtract one of {self.moves} (a whole number), not {d!r}."), "error")
+        if not is_int(d) or d not in self.game.legal_moves(self.state):
+            legal = self.game.legal_moves(self.state)
+            self.say(html.escape(f"You can only subtract one of {legal} (a whole number), not {d!r}."), "error")
             return False
         d = int(d)
-        self.course.append(self.n - d)
+        self._play(d)
         text = f"You subtracted {d}."
         if not self.over:
             text += f" The computer subtracted {self._computer_moves()}."
@@ -766,10 +780,14 @@ class SubtractionPlay(SnapshotWidget):
         self._refresh()
         return True
 
+    def _play(self, d: int) -> None:
+        """Every move goes through the game's `play` (which checks it); the course records the numbers."""
+        self.state = self.game.play(self.state, d)
+        self.course.append(self.state.n)
+
     def _computer_moves(self) -> int:
-        to_move = (len(self.course) - 1) % 2
-        d = self.computer(self.game, self.game.state(self.n, to_move))
-        self.course.append(self.n - d)
+        d = self.computer(self.game, self.state)
+        self._play(d)
         return d
 
     # -- the view --------------------------------------------------------------------------
