@@ -29,7 +29,6 @@ API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.v
 
 from __future__ import annotations
 
-import html
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -747,8 +746,7 @@ class SubtractionPlay(SnapshotWidget):
                 (self.first_box.value == "you start") if human_first is None else check_bool(human_first, "human_first")
             )
         except (TypeError, ValueError) as err:
-            self.say(html.escape(str(err)), "error")
-            return False
+            return self.refuse(err)
         self._games_started += 1
         self.kind, self.computer = kind, computer
         self.game = SubtractionGame(start, self.moves)
@@ -769,8 +767,7 @@ class SubtractionPlay(SnapshotWidget):
             return False
         if not is_int(d) or d not in self.game.legal_moves(self.state):
             legal = self.game.legal_moves(self.state)
-            self.say(html.escape(f"You can only subtract one of {legal} (a whole number), not {d!r}."), "error")
-            return False
+            return self.refuse(f"You can only subtract one of {legal} (a whole number), not {d!r}.")
         d = int(d)
         self._play(d)
         text = f"You subtracted {d}."
@@ -853,8 +850,7 @@ class NumberGraphExplorer(SnapshotWidget):
             moves = check_draw_moves(values)
             period = periodicity(moves).period  # may refuse a set whose period is out of reach
         except (TypeError, ValueError) as err:
-            self.say(html.escape(str(err)), "error")
-            return False
+            return self.refuse(err)
         self.moves = moves
         self.say(f"Moves {moves}: period {period}.", "info")
         self._refresh()

@@ -9,6 +9,7 @@ exporter without widget state shows the snapshot.
 from __future__ import annotations
 
 import base64
+import html
 import io
 from typing import Any
 
@@ -38,8 +39,17 @@ class SnapshotWidget:
         self.message = widgets.HTML(value="")
 
     def say(self, text: str, kind: str = "info") -> None:
+        """Show `text` (HTML) in the message line; kind 'info', 'error' or 'good' sets its colour."""
         colour = {"info": "#333", "error": "#b00020", "good": "#1a7f37"}.get(kind, "#333")
         self.message.value = f"<span style='color:{colour}'>{text}</span>"
+
+    def refuse(self, reason: BaseException | str) -> bool:
+        """Show why an input was refused (as plain text, escaped: it may quote what the user typed).
+
+        Returns False, so a model method can `return self.refuse(err)` and change nothing.
+        """
+        self.say(html.escape(str(reason)), "error")
+        return False
 
     def snapshot(self) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
