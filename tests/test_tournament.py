@@ -23,7 +23,7 @@ from gamekit.tournament.referee import GameSpec, check_source, play_game_spec
 from gamekit.tournament.results import Results
 from gamekit.tournament.runner import Tournament, submissions
 from gamekit.tournament.sandbox import Limits
-from gamekit.tournament.schedule import derived_seed, pairings, schedule
+from gamekit.tournament.schedule import derived_seed, draw_starts, pairings, schedule
 
 AGENTS = Path(__file__).parent / "tournament_agents"
 ZOO = sorted((AGENTS / "zoo").glob("*.py"))
@@ -325,3 +325,17 @@ def test_a_second_seeded_run_of_the_zoo_gives_identical_results(zoo_run, tmp_pat
     )
     again.run(workers=2, validate=False)
     assert [without_times(r) for r in again.records()] == [without_times(r) for r in t.records()]
+
+
+def test_random_openings_vary_the_start_and_never_end_the_game():
+    kind = game_kind("tictactoe")
+    game = kind.build()
+    starts = draw_starts(kind, {}, 20, seed=1, opening=3)
+    assert starts == draw_starts(kind, {}, 20, seed=1, opening=3) and len(set(starts)) > 10
+    for start in starts:
+        state = kind.state_from_json(start)
+        assert start.count(".") == 6 and not game.is_terminal(state)
+    with pytest.raises(ValueError, match="opening"):
+        draw_starts(kind, {}, 1, seed=1, opening=-1)
+    subtraction = [kind_start[0] for kind_start in draw_starts(game_kind("subtraction"), {}, 30, seed=2)]
+    assert set(subtraction) <= set(range(20, 51)) and len(set(subtraction)) > 5

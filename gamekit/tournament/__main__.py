@@ -78,6 +78,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--db", required=True, help="the tournament's SQLite file (must not exist yet)")
     r.add_argument("--format", default="round-robin", choices=FORMATS)
     r.add_argument("--gauntlet", nargs="*", default=[], help="the fixed opponents of a gauntlet (files)")
+    r.add_argument("--opening", type=int, default=0, help="random moves played before the agents take over")
     r.add_argument("--starts", type=int, default=2, help="start positions per pairing, each played twice (default 2)")
     _add_running(r)
     s = sub.add_parser("resume", help="play the games of --db that are not stored yet")
@@ -126,10 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             t = Tournament(
                 Path(tmp) / "validate.sqlite",
                 args.agents,
-                args.game,
-                dict(args.param),
-                1,
-                args.seed,
+                game=args.game,
+                params=dict(args.param),
+                seed=args.seed,
                 limits=_limits(args),
             )
             entrants = t.validate(args.workers)
@@ -139,20 +139,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if all(e.status == "accepted" for e in entrants) else 1
     if args.command == "run":
         if Path(args.db).exists():
-            print(
-                f"{args.db} exists: use `resume --db {args.db}` to continue it, or choose a new file", file=sys.stderr
-            )
+            print(f"{args.db} exists: `resume --db {args.db}` continues it; or choose a new file", file=sys.stderr)
             return 2
         t = Tournament(
             args.db,
             args.agents,
-            args.game,
-            dict(args.param),
-            args.starts,
-            args.seed,
-            args.format,
-            args.gauntlet,
-            _limits(args),
+            game=args.game,
+            params=dict(args.param),
+            starts=args.starts,
+            seed=args.seed,
+            format=args.format,
+            opening=args.opening,
+            gauntlet=args.gauntlet,
+            limits=_limits(args),
         )
         return _play(t, args)
     if args.command == "resume":

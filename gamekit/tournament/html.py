@@ -28,9 +28,6 @@ STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td.name,th.name{text-align:left}.small{font-size:.85em;color:#555}
-.gk-replay{border:1px solid #ccc;padding:.6em;border-radius:6px;max-width:40em;font-family:system-ui,sans-serif}
-.gk-replay pre{font-size:1.1em;background:#fafafa;padding:.5em;min-height:4em;margin:.4em 0}
-.gk-replay button{margin-right:.3em}
 """
 
 
@@ -89,20 +86,24 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 
 
 def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay") -> str:
-    """A self-contained replay of `records` (pick a game, step through it) as an HTML fragment."""
+    """A self-contained replay of `records` (pick a game, step through it) as an HTML fragment.
+
+    Styles are inline, so the fragment looks the same in a notebook, its exported page and the
+    leaderboard page.
+    """
     games = [
         {
             "id": r["id"],
-            "agents": r["agents"],
-            "names": r["names"],
+            "players": [r["names"][s] or r["agents"][s] for s in (0, 1)],
             "moves": r["moves"],
+            "movers": r.get("movers", [k % 2 for k in range(len(r["moves"]))]),
             "shown": r["shown"],
             "result": _result_text(r),
         }
         for r in records
     ]
     uid = "gk" + hashlib.sha256("|".join(r["id"] for r in records).encode()).hexdigest()[:10]
-    first = games[0] if games else {"shown": [""], "moves": [], "result": "", "id": ""}
+    first = games[0] if games else {"shown": [""], "moves": [], "result": "", "id": "", "players": ["", ""]}
     options = "".join(f'<option value="{k}">{_e(g["id"])}</option>' for k, g in enumerate(games))
     script = f"""
 (function(){{
@@ -112,10 +113,12 @@ def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay") -> str
   function show(){{
     var game = games[g], n = game.moves.length;
     k = Math.max(0, Math.min(k, n));
+    q("players").textContent = "seat 0: " + game.players[0] + "  \u2014  seat 1: " + game.players[1];
     q("board").textContent = game.shown[k];
-    var who = k === 0 ? "start" : "move " + k + " of " + n + ": " + game.names[(k - 1) % 2 === 0 ? 0 : 1]
-      + " plays " + JSON.stringify(game.moves[k - 1]);
-    q("step").textContent = who + (k === n ? " \u2014 " + game.result : "");
+    var text = k === 0 ? "start position (" + n + " moves follow)"
+      : "move " + k + " of " + n + ": " + game.players[game.movers[k - 1]]
+        + " plays " + JSON.stringify(game.moves[k - 1]);
+    q("step").textContent = text + (k === n ? " \u2014 " + game.result : "");
   }}
   q("pick").onchange = function(){{ g = +this.value; k = 0; show(); }};
   q("first").onclick = function(){{ k = 0; show(); }};
@@ -125,13 +128,17 @@ def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay") -> str
   show();
 }})();"""
     moves = ", ".join(json.dumps(m) for m in first["moves"])
+    box = "border:1px solid #ccc;border-radius:6px;padding:.6em;max-width:40em;font-family:sans-serif"
+    pre = "font-family:monospace;font-size:1.1em;background:#fafafa;padding:.5em;margin:.4em 0;white-space:pre"
     return (
-        f'<div class="gk-replay" id="{uid}"><b>{_e(title)}</b> '
+        f'<div class="gk-replay" id="{uid}" style="{box}"><b>{_e(title)}</b> '
         f'<select data-role="pick">{options}</select><br>'
-        '<button data-role="first">⏮</button><button data-role="back">◀</button>'
-        '<button data-role="next">▶</button><button data-role="last">⏭</button>'
-        f'<pre data-role="board">{_e(first["shown"][0])}</pre>'
-        f'<div data-role="step" class="small">start; moves: {_e(moves)} — {_e(first["result"])}</div>'
+        '<button data-role="first">« first</button> <button data-role="back">‹ back</button> '
+        '<button data-role="next">next ›</button> <button data-role="last">last »</button>'
+        f'<div data-role="players" style="margin-top:.4em">seat 0: {_e(first["players"][0])} — '
+        f"seat 1: {_e(first['players'][1])}</div>"
+        f'<pre data-role="board" style="{pre}">{_e(first["shown"][0])}</pre>'
+        f'<div data-role="step">start position; moves: {_e(moves)} — {_e(first["result"])}</div>'
         f'<script type="application/json" id="{uid}-data">{_json_for_script(games)}</script>'
         f"<script>{script}</script></div>"
     )
@@ -155,7 +162,9 @@ def leaderboard_html(results: Results, reps: int = 200) -> str:
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>Class tournament: {_e(cfg['game'])}</title><style>{STYLE}</style></head><body>",
         f"<h1>Class tournament: {_e(cfg['game'])}</h1>",
-        f"<p class='small'>{_e(cfg['format'])}, {cfg['starts']} start(s) per pairing, each played with the seats "
+        f"<p class='small'>{_e(cfg['format'])}, {cfg['starts']} start(s) per pairing"
+        + (f" ({cfg['opening']} random opening moves)" if cfg.get("opening") else "")
+        + ", each played with the seats "
         f"swapped; seed {cfg['seed']}; {len(results.records)} games; limits: {lim['move_seconds']} s per move "
         f"+ {lim['bank_seconds']} s bank, {lim['startup_seconds']} s start-up, {lim['memory_mb']:.0f} MB.</p>",
         "<h2>Standings</h2><table><tr><th>#</th><th class='name'>agent</th><th>Elo</th><th>95% interval</th>"

@@ -56,6 +56,7 @@ def _record(spec: GameSpec, kind: GameKind) -> dict[str, Any]:
         "names": ["", ""],
         "start": spec.start,
         "moves": [],
+        "movers": [],
         "states": [spec.start],
         "shown": [kind.show(kind.state_from_json(spec.start))],
         "times": [],
@@ -186,6 +187,7 @@ def _referee(game: Any, kind: GameKind, limits: Limits, record: dict[str, Any], 
             _forfeit(record, seat, failure)
             return
         record["moves"].append(kind.move_to_json(move))
+        record["movers"].append(seat)
         record["states"].append(kind.state_to_json(state))
         record["shown"].append(kind.show(state))
         record["times"].append(round(elapsed, 6))

@@ -93,6 +93,8 @@ class Question:
                 f"SPRT: no, {self.a} is not {self.elo1:.0f} Elo stronger "
                 f"(LLR {self.test.llr:.2f} ≤ {self.test.lower:.2f})"
             )
+        elif math.isnan(self.test.llr):
+            verdict = "SPRT: undecided (every game ended alike, so the test cannot weigh them yet)"
         else:
             verdict = f"SPRT: undecided (LLR {self.test.llr:.2f} in ({self.test.lower:.2f}, {self.test.upper:.2f}))"
         more = "never separates (level score)" if math.isinf(self.more) else f"about {math.ceil(self.more)} more games"
@@ -182,6 +184,10 @@ class Results:
         if not p.games:
             raise ValueError(f"{a} and {b} have not played each other; pairs that met: {sorted(self.pairings())}")
         test = sprt(p.wins, p.draws, p.losses, elo0=0.0, elo1=elo1, alpha=alpha, beta=beta)
+        if sum(x > 0 for x in (p.wins, p.draws, p.losses)) < 2:
+            # every game ended alike: the observed variance is 0 and the normal approximation says
+            # nothing yet (its LLR would be infinite); the test stays open until results differ
+            test = SPRT(math.nan, test.lower, test.upper, None, test.games)
         return Question(a, b, p, test, games_to_separate(p.wins, p.draws, p.losses), elo1=elo1)
 
     # --- the log ---

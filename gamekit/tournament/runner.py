@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -94,6 +95,7 @@ class Tournament:
         starts: int = 1,
         seed: int = 0,
         format: str = "round-robin",
+        opening: int = 0,
         gauntlet: Sequence[str | Path] = (),
         limits: Limits | None = None,
         sandbox: bool = True,
@@ -114,14 +116,16 @@ class Tournament:
                 raise ValueError(f"starts must be a whole number >= 1, got {starts!r}")
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise TypeError(f"seed must be a whole number, got {seed!r}")
+            draw_starts(kind, dict(params or {}), 1, seed, opening)  # refuses a bad opening
             entrants = [_entrant(p) for p in submissions([*agents, *gauntlet])]
-            if len(entrants) < 2:
-                raise ValueError(f"a tournament needs at least two submissions, got {len(entrants)}")
+            if not entrants:
+                raise ValueError("no submissions given: name .py files or folders of them")
             gauntlet_ids = [p.stem for p in submissions(gauntlet)] if gauntlet else []
             config = {
                 "game": game,
                 "params": dict(params or {}),
                 "starts": starts,
+                "opening": opening,
                 "seed": seed,
                 "format": format,
                 "gauntlet": gauntlet_ids,
@@ -169,7 +173,7 @@ class Tournament:
 
     def validation_games(self, entrant: Entrant) -> list[GameSpec]:
         """The games a submission must finish cleanly to enter: against itself, and against random from both seats."""
-        start = draw_starts(self.kind, self.config["params"], 1, self.config["seed"])[0]
+        start = self._starts(1)[0]
         me, rnd = (entrant.id, entrant.source), (RANDOM_ID, HOUSE_RANDOM)
         seed = self.config["seed"]
         return [
@@ -224,12 +228,16 @@ class Tournament:
         return self.entrants()
 
     # --- the schedule ---
+    def _starts(self, n: int) -> list[Any]:
+        cfg = self.config
+        return draw_starts(self.kind, cfg["params"], n, cfg["seed"], cfg.get("opening", 0))
+
     def games(self) -> list[GameSpec]:
         """Every game of the tournament between accepted entrants, in schedule order."""
         sources = {e.id: e.source for e in self.entrants()}
         accepted = self.accepted()
         gauntlet = [g for g in self.config["gauntlet"] if g in accepted]
-        starts = draw_starts(self.kind, self.config["params"], self.config["starts"], self.config["seed"])
+        starts = self._starts(self.config["starts"])
         slots = schedule(accepted, starts, self.config["seed"], self.config["format"], gauntlet)
         return [
             self._spec(s.id, (s.first, sources[s.first]), (s.second, sources[s.second]), s.start, s.seeds)
@@ -274,6 +282,26 @@ class Tournament:
 
     def close(self) -> None:
         self.store.close()
+
+
+def validate_agent(
+    path: str | Path,
+    game: str = "tictactoe",
+    params: dict[str, Any] | None = None,
+    limits: Limits | None = None,
+    seed: int = 0,
+) -> Entrant:
+    """Check one submission as the tournament will: load it in the sandbox and play its validation games.
+
+    Returns the entrant with `status` ("accepted" or "rejected") and, if rejected, the `reason`.
+    This is what a student runs before handing in (the same check the teacher's run makes).
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Tournament(Path(tmp) / "validate.sqlite", [path], game, params, seed=seed, limits=limits)
+        try:
+            return t.validate(workers=2)[0]
+        finally:
+            t.close()
 
 
 def default_workers() -> int:

@@ -29,16 +29,27 @@ def derived_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def draw_starts(kind: GameKind, params: dict[str, Any], starts: int, seed: int) -> list[Any]:
-    """`starts` start states as JSON: the game's `random_start` if it has one, else its initial state."""
+def draw_starts(kind: GameKind, params: dict[str, Any], starts: int, seed: int, opening: int = 0) -> list[Any]:
+    """`starts` start states as JSON, each drawn with its own seed.
+
+    A start is the game's `random_start` if it has one (else its initial state), followed by
+    `opening` random moves (an opening book in miniature: it varies the games of deterministic
+    agents). An opening move that would end the game is never chosen; the opening stops early
+    when every move would.
+    """
+    if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
+        raise ValueError(f"opening must be a whole number of moves >= 0, got {opening!r}")
     game = kind.build(params)
     out = []
     for k in range(starts):
+        rng = np.random.default_rng(derived_seed(seed, "start", k))
         chooser = getattr(game, "random_start", None)
-        if callable(chooser):
-            state = chooser(np.random.default_rng(derived_seed(seed, "start", k)))
-        else:
-            state = game.initial_state()
+        state = chooser(rng) if callable(chooser) else game.initial_state()
+        for _ in range(opening):
+            moves = [m for m in game.legal_moves(state) if not game.is_terminal(game.play(state, m))]
+            if not moves:
+                break
+            state = game.play(state, moves[int(rng.integers(len(moves)))])
         out.append(kind.state_to_json(state))
     return out
 
