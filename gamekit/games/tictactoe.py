@@ -200,6 +200,9 @@ def lines_order(game: Any, state: Sequence[str], moves: Sequence[int]) -> list[i
     return sorted(moves, key=_LINES_THROUGH.__getitem__)
 
 
+lines_order.permutation = True  # type: ignore[attr-defined]  # it only sorts: gamekit.search need not check
+
+
 # --- games up to symmetry: two different definitions ---------------------------------------
 
 
