@@ -113,7 +113,7 @@ def draw_tree(
     width = max(x for x, _ in pos.values()) + 1
     depth = max(-y for _, y in pos.values()) + 1
     if ax is None:
-        _, ax = plt.subplots(figsize=(min(8, 1.2 + 0.75 * width), min(4.5, 0.4 + 1.2 * depth)))
+        _, ax = plt.subplots(figsize=(min(12, 2 + 1.1 * width), min(6.5, 1 + 1.6 * depth)))
     game = search.game
     for a, b in g.edges:
         (x0, y0), (x1, y1) = pos[a], pos[b]
@@ -123,7 +123,7 @@ def draw_tree(
             0.35 * x0 + 0.65 * x1,
             0.35 * y0 + 0.65 * y1,
             f"−{g.edges[a, b]['move']}" if hasattr(g.nodes[a]["state"], "n") else str(g.edges[a, b]["move"]),
-            fontsize=8,
+            fontsize=12,
             color="#555",
             ha="center",
             va="center",
@@ -148,7 +148,7 @@ def draw_tree(
             text,
             ha="center",
             va="center",
-            fontsize=10 if len(text) < 12 else 8,
+            fontsize=14 if len(text) < 12 else 12,
             family="monospace",
             bbox=dict(boxstyle="round,pad=0.3", fc=fill, ec=BLACK, lw=2.5 if key in hl else 0.8),
             zorder=3,
@@ -158,7 +158,7 @@ def draw_tree(
     ax.set_ylim(-depth + 0.5, 0.5)
     ax.axis("off")
     if title:
-        ax.set_title(title, fontsize=11)
+        ax.set_title(title, fontsize=14)
     return ax
 
 
@@ -177,7 +177,7 @@ def plot_estimates(
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 4))
+        _, ax = plt.subplots(figsize=(11, 4.8))
     styles = ["-", "--", ":", "-."]
     for k, (move, series) in enumerate(history.items()):
         col = RED if move in winning else BLUE
@@ -195,9 +195,9 @@ def plot_estimates(
     ax.set_ylim(-0.05, 1.05)
     ax.set_xlabel("iteration")
     ax.set_ylabel("estimated win probability")
-    ax.legend(fontsize=8, loc="center right")
+    ax.legend(fontsize=12, loc="center right")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=14)
     return ax
 
 
@@ -336,7 +336,7 @@ class MCTSStepper(SnapshotWidget):
     def figure(self):
         import matplotlib.pyplot as plt
 
-        fig, ax = plt.subplots(figsize=(6.5, 3.6))
+        fig, ax = plt.subplots(figsize=(11, 5.5))
         keys = [tuple(n.move for n in self.path[1 : i + 1]) for i in range(len(self.path))]
         title = f"after {self.iterations} iterations; next phase: {PHASES[self.phase]}"
         draw_tree(self.search, ax=ax, max_depth=self.max_depth, min_visits=0, highlight=keys, title=title)

@@ -28,7 +28,7 @@ MAX_STATES = 20_000  # the widget trains on configurations up to this many posit
 
 def plot_learning_curves(results: Mapping[str, TrainingResult], ax=None, title: str = ""):
     """Share of winning positions whose greedy move wins, against episodes, one line per result."""
-    fig = ax.figure if ax is not None else plt.figure(figsize=(8, 4.2))
+    fig = ax.figure if ax is not None else plt.figure(figsize=(11, 4.8))
     ax = ax or fig.add_subplot(111)
     colours = SERIES_COLOURS
     for (name, res), colour in zip(results.items(), colours):
@@ -40,9 +40,9 @@ def plot_learning_curves(results: Mapping[str, TrainingResult], ax=None, title: 
     ax.set_ylabel("share of winning positions\nwhere the greedy move wins")
     ax.set_ylim(-0.02, 1.04)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=9, loc="center right")
+    ax.legend(fontsize=12, loc="center right")
     if title:
-        ax.set_title(title, fontsize=11)
+        ax.set_title(title, fontsize=14)
     return fig
 
 
@@ -69,7 +69,7 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
     V = value_grid(learner)
     top = np.nanmax(np.abs(V)) or 1.0
     n = V.shape[0]
-    fig, axes = plt.subplots(1, n, figsize=(min(8, 2.1 * n), 3.4), sharey=True)
+    fig, axes = plt.subplots(1, n, figsize=(min(12, 3 * n), 4.4), sharey=True)
     axes = np.atleast_1d(axes)
     for a, ax in enumerate(axes):
         im = ax.imshow(V[a].T, origin="lower", cmap=VALUE_CMAP, vmin=-top, vmax=top, aspect="auto")
@@ -77,14 +77,14 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
             for c in range(V.shape[2]):
                 if (a, b, c) != (0, 0, 0) and is_p_position((a, b, c), misere):
                     ax.plot(b, c, "o", ms=4, mfc="white", mec=BLACK, mew=0.8)
-        ax.set_title(f"first pile = {a}", fontsize=10)
+        ax.set_title(f"first pile = {a}", fontsize=14)
         ax.set_xlabel("second pile")
         ax.set_xticks(range(V.shape[1]))
         ax.set_yticks(range(V.shape[2]))
     axes[0].set_ylabel("third pile")
     fig.colorbar(im, ax=list(axes), shrink=0.85, label="best Q-value for the mover")
     if title:
-        fig.suptitle(title, fontsize=11, y=1.03)
+        fig.suptitle(title, fontsize=15, y=1.03)
     return fig
 
 
@@ -93,16 +93,16 @@ def plot_q_values(learner: QLearner, state: NimState, ax=None, title: str = ""):
     game = learner.game
     qs = learner.q_values(state)
     wins = {m for m in qs if is_p_position(game.play(state, m).piles, getattr(game, "misere", False))}
-    fig = ax.figure if ax is not None else plt.figure(figsize=(8, 3.2))
+    fig = ax.figure if ax is not None else plt.figure(figsize=(11, 4.4))
     ax = ax or fig.add_subplot(111)
     labels = [f"{i + 1}:{t}" for i, t in qs]
     ax.bar(range(len(qs)), list(qs.values()), color=[RED if m in wins else BLUE for m in qs])
     ax.axhline(0, color=BLACK, lw=0.8)
     ax.set_xticks(range(len(qs)))
-    ax.set_xticklabels(labels, fontsize=8, rotation=90 if len(qs) > 20 else 0)
+    ax.set_xticklabels(labels, fontsize=12, rotation=90 if len(qs) > 16 else 0)
     ax.set_xlabel("move  pile:take  (red = winning move by the exact rule)")
     ax.set_ylabel("Q-value")
-    ax.set_title(title or f"Q-values in {list(state.piles)}", fontsize=11)
+    ax.set_title(title or f"Q-values in {list(state.piles)}", fontsize=14)
     return fig
 
 
@@ -249,7 +249,7 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
     top = tuple(piles)
     if len(top) != 3:
         raise ValueError(f"the chart needs three piles, got {len(top)}")
-    fig, axes = plt.subplots(1, top[0] + 1, figsize=(min(8, 2.1 * (top[0] + 1)), 3.2), sharey=True)
+    fig, axes = plt.subplots(1, top[0] + 1, figsize=(min(12, 3 * (top[0] + 1)), 4.4), sharey=True)
     for a, ax in enumerate(np.atleast_1d(axes)):
         for b in range(top[1] + 1):
             for c in range(top[2] + 1):
@@ -263,7 +263,7 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
                     ax.plot(b, c, "x", ms=9, mew=2, color=BLUE)
                 else:
                     ax.plot(b, c, ".", ms=3, color=GREY)
-        ax.set_title(f"first pile = {a}", fontsize=10)
+        ax.set_title(f"first pile = {a}", fontsize=14)
         ax.set_xticks(range(top[1] + 1))
         ax.set_yticks(range(top[2] + 1))
         ax.set_xlabel("second pile")
@@ -271,7 +271,7 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
     np.atleast_1d(axes)[0].set_ylabel("third pile")
     fig.suptitle(
         "P-positions of misère Nim: filled = on the source's list, hollow = missing, x = listed but wrong",
-        fontsize=9,
-        y=1.02,
+        fontsize=14,
+        y=1.04,
     )
     return fig
