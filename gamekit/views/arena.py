@@ -2,7 +2,8 @@
 
 Views know the arena only through `GameTable` and `gamekit.stats.Ratings`. Colours follow the
 course: red = good for the row agent (it scored), blue = bad (it gave the points away). Figures
-are sized for a projector (about 11 in wide, text at 14 pt or more).
+are sized for a 1280 x 720 projector: 12 in wide and at most about 5.5 in tall (slides show a
+figure at most 460 px tall), text at 14 pt, so every label is at least 14 px on the slide.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ __all__ = ["SCORE_CMAP", "draw_heat_map", "draw_ratings", "draw_ratings_by_seed"
 #: score 0 (lost every game) -> blue, 1/2 -> white, 1 (won every game) -> red
 SCORE_CMAP = LinearSegmentedColormap.from_list("gamekit_score", [BLUE, "#ffffff", RED])
 FONT = 14
-WIDTH = 11.0
+WIDTH = 12.0
+MAX_HEIGHT = 5.5
 
 
 def draw_heat_map(table: GameTable, ax: Any = None, title: str | None = None, cells: str = "wdl") -> Any:
@@ -31,7 +33,7 @@ def draw_heat_map(table: GameTable, ax: Any = None, title: str | None = None, ce
     the score (cells="score")."""
     n = len(table.agents)
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, min(7.5, 2.2 + 0.5 * n)))
+        _, ax = plt.subplots(figsize=(WIDTH, min(MAX_HEIGHT, 1.6 + 0.38 * n)))
     score = table.score()
     im = ax.imshow(np.ma.masked_invalid(score), cmap=SCORE_CMAP, vmin=0, vmax=1, aspect="auto")
     for i in range(n):
@@ -61,7 +63,8 @@ def draw_ratings(ratings: Mapping[str, Ratings | Mapping[str, float]], fig: Any 
     cols = 2 if k > 1 else 1
     rows = -(-k // cols)
     if fig is None:
-        fig = plt.figure(figsize=(WIDTH + 1, 3.6 * rows))
+        most = max((len(r.names) if isinstance(r, Ratings) else len(r)) for r in ratings.values()) if k else 1
+        fig = plt.figure(figsize=(WIDTH, min(MAX_HEIGHT, max(3.0, 1.0 + 0.33 * most) * rows)))
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax, (game, r) in zip(axes, ratings.items()):
         values = r.as_dict() if isinstance(r, Ratings) else dict(r)
@@ -85,15 +88,17 @@ def draw_ratings(ratings: Mapping[str, Ratings | Mapping[str, float]], fig: Any 
 
 def draw_ratings_by_seed(
     per_seed: Sequence[Ratings], labels: Sequence[str] | None = None, agents: Sequence[str] | None = None,
-    ax: Any = None, title: str = "",
+    ax: Any = None, title: str = "", sort: bool = True,
 ) -> Any:  # fmt: skip
-    """One row per agent, one dot per run (seed) with its bootstrap interval: do the runs agree?"""
+    """One row per agent, one dot per run (seed) with its bootstrap interval: do the runs agree?
+    Agents are sorted by their mean rating (sort=False: in the order given, bottom to top)."""
     agents = list(agents or per_seed[0].names)
     labels = list(labels or [f"run {k}" for k in range(len(per_seed))])
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, 0.55 * len(agents) + 1.8))
+        _, ax = plt.subplots(figsize=(WIDTH, min(MAX_HEIGHT, 0.45 * len(agents) + 1.6)))
     mean = {a: float(np.mean([r[a] for r in per_seed])) for a in agents}
-    agents.sort(key=mean.__getitem__)
+    if sort:
+        agents.sort(key=mean.__getitem__)
     cmap = plt.get_cmap("viridis", len(per_seed))
     width = 0.6
     for k, r in enumerate(per_seed):
@@ -123,7 +128,7 @@ def draw_time_vs_strength(
     values = r.as_dict() if isinstance(r, Ratings) else dict(r)
     tpm = table.time_per_move()
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, 5.5))
+        _, ax = plt.subplots(figsize=(WIDTH, 5.0))
     names = [a for a in table.agents if tpm[a] > 0]
     xs = [1000 * tpm[a] for a in names]
     ys = [values[a] for a in names]
@@ -144,13 +149,17 @@ def draw_time_vs_strength(
 
 
 def _place_labels(ax: Any, names: Sequence[str], xs: Sequence[float], ys: Sequence[float]) -> None:
-    """Label each point at the first of four spots (upper right, lower right, upper left, lower
-    left) where the label overlaps no label placed before; deterministic, no layout search."""
+    """Label each point at the first of eight spots (right and left of the point, then further up
+    or down) where the label overlaps no label placed before; deterministic, no layout search."""
     spots = [
-        ((5, 4), "left", "bottom"),
-        ((5, -4), "left", "top"),
-        ((-5, 4), "right", "bottom"),
-        ((-5, -4), "right", "top"),
+        ((6, 4), "left", "bottom"),
+        ((6, -4), "left", "top"),
+        ((-6, 4), "right", "bottom"),
+        ((-6, -4), "right", "top"),
+        ((6, 18), "left", "bottom"),
+        ((6, -18), "left", "top"),
+        ((-6, 18), "right", "bottom"),
+        ((-6, -18), "right", "top"),
     ]
     get_renderer = getattr(ax.figure.canvas, "get_renderer", None)  # Agg-based canvases (inline, files)
     renderer = get_renderer() if get_renderer else None
