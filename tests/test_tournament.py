@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -33,7 +34,7 @@ SAMPLES = [AGENTS / "first_free.py", AGENTS / "random_mover.py", AGENTS / "perfe
 
 def without_times(record: dict) -> dict:
     """A record without the wall-clock parts (everything else must repeat exactly)."""
-    return {k: v for k, v in record.items() if k not in ("times", "seconds")}
+    return {k: v for k, v in record.items() if k not in ("times", "seconds", "failed_after")}
 
 
 # --- states and moves as JSON -------------------------------------------------------------------
@@ -238,16 +239,12 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module")
-def zoo_run(tmp_path_factory):
-    """Every hostile agent and one well-behaved control against the first-free agent, both seats."""
-    secret = Path("/tmp/gamekit-zoo-secret")
-    secret.mkdir(exist_ok=True)
-    (secret / "agent.py").write_text("NAME = 'victim'  # the file the reader tries to read\n")
-    escape = Path("/tmp/gamekit-zoo-escape.txt")
-    escape.unlink(missing_ok=True)
-    db = tmp_path_factory.mktemp("zoo") / "zoo.sqlite"
-    before = set(Path("/tmp").glob("gamekit-agent-*"))
+def run_zoo(db: Path, folders: Path) -> Tournament:
+    """Every hostile agent and one well-behaved control against the first-free agent, both seats.
+
+    The agents' folders are made in `folders` (tempfile.tempdir), so the test can see that none
+    is left behind and two runs see the same paths.
+    """
     t = Tournament(
         db,
         [*ZOO, AGENTS / "random_mover.py"],
@@ -257,9 +254,26 @@ def zoo_run(tmp_path_factory):
         seed=5,
         limits=FAST,
     )
-    t.run(workers=2, validate=False)
-    left = set(Path("/tmp").glob("gamekit-agent-*")) - before
-    yield t, escape, left
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tempfile, "tempdir", str(folders))
+        t.run(workers=2, validate=False)
+    return t
+
+
+@pytest.fixture(scope="module")
+def zoo_folders(tmp_path_factory):
+    return tmp_path_factory.mktemp("agent-folders")
+
+
+@pytest.fixture(scope="module")
+def zoo_run(tmp_path_factory, zoo_folders):
+    secret = Path("/tmp/gamekit-zoo-secret")
+    secret.mkdir(exist_ok=True)
+    (secret / "agent.py").write_text("NAME = 'victim'  # the file the reader tries to read\n")
+    escape = Path("/tmp/gamekit-zoo-escape.txt")
+    escape.unlink(missing_ok=True)
+    t = run_zoo(tmp_path_factory.mktemp("zoo") / "zoo.sqlite", zoo_folders)
+    yield t, escape, list(zoo_folders.iterdir())
     shutil.rmtree(secret, ignore_errors=True)
 
 
@@ -278,7 +292,8 @@ def test_every_hostile_agent_forfeits_with_the_right_reason_within_the_limit_plu
             assert r["forfeit"] == seat, (agent, r["reason"], r["detail"])
             assert r["reason"] == reason, (agent, r["reason"], r["detail"])
             assert r["winner"] == 1 - seat and r["score"][1 - seat] == 1.0
-            assert r["seconds"] <= FAST.move_seconds + FAST.bank_seconds + FAST.startup_seconds / 3 + 1.0
+            # the failing move (or start-up) ended within its limit plus a second, measured by the referee
+            assert r["failed_after"] <= FAST.move_seconds + FAST.bank_seconds + 1.0, (agent, r["failed_after"])
     assert not escape.exists(), "the writer escaped its folder"
     assert not left, "agent folders were left behind"
     detail = records["reader~first_free~0~0"]["detail"]
@@ -312,18 +327,9 @@ def test_the_parent_process_and_its_game_module_are_untouched_by_the_tamperer(zo
     assert os.getcwd() != "/tmp" and np.isfinite(1.0)
 
 
-def test_a_second_seeded_run_of_the_zoo_gives_identical_results(zoo_run, tmp_path):
+def test_a_second_seeded_run_of_the_zoo_gives_identical_results(zoo_run, zoo_folders, tmp_path):
     t, _, _ = zoo_run
-    again = Tournament(
-        tmp_path / "zoo2.sqlite",
-        [*ZOO, AGENTS / "random_mover.py"],
-        gauntlet=[AGENTS / "first_free.py"],
-        format="gauntlet",
-        game="tictactoe",
-        seed=5,
-        limits=FAST,
-    )
-    again.run(workers=2, validate=False)
+    again = run_zoo(tmp_path / "zoo2.sqlite", zoo_folders)
     assert [without_times(r) for r in again.records()] == [without_times(r) for r in t.records()]
 
 
@@ -339,3 +345,13 @@ def test_random_openings_vary_the_start_and_never_end_the_game():
         draw_starts(kind, {}, 1, seed=1, opening=-1)
     subtraction = [kind_start[0] for kind_start in draw_starts(game_kind("subtraction"), {}, 30, seed=2)]
     assert set(subtraction) <= set(range(20, 51)) and len(set(subtraction)) > 5
+
+
+def test_a_tournament_with_no_games_yet_still_reports_and_says_why_it_has_no_ratings(tmp_path):
+    (tmp_path / "broken.py").write_text("NAME = 'broken'\ndef agent(game, state):\n    raise RuntimeError('oops')\n")
+    t = Tournament(tmp_path / "t.sqlite", [tmp_path / "broken.py", AGENTS / "first_free.py"], game="nim", limits=FAST)
+    assert t.run(workers=2) == 0  # one agent rejected, so nobody to play
+    results = Results(t)
+    with pytest.raises(ValueError, match="at least two accepted"):
+        results.ratings()
+    assert "no rating yet" in leaderboard_html(results) and "rejected: broken" in results.table()

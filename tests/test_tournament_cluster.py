@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def without_times(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k not in ("times", "seconds")}
+    return {k: v for k, v in record.items() if k not in ("times", "seconds", "failed_after")}
 
 
 def free_port() -> int:

@@ -63,6 +63,9 @@ def ratings_svg(rows: Sequence[Standing], width: int = 560) -> str:
         )
     for k, s in enumerate(rows):
         y = 18 + k * row_h
+        if not all(math.isfinite(v) for v in (s.rating, s.low, s.high)):
+            parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])} (no rating yet)</text>')
+            continue
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])}</text>')
         parts.append(
             f'<line x1="{x(s.low):.1f}" y1="{y}" x2="{x(s.high):.1f}" y2="{y}" stroke="{BLUE}" stroke-width="3"/>'

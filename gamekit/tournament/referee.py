@@ -66,6 +66,7 @@ def _record(spec: GameSpec, kind: GameKind) -> dict[str, Any]:
         "reason": "",
         "detail": "",
         "output": ["", ""],
+        "failed_after": None,  # seconds from the request to the failure (wall clock), for a forfeit
     }
 
 
@@ -101,6 +102,7 @@ def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict
     game = kind.build(spec.params)
     agents = [AgentProcess(source, limits) for source in spec.sources]
     try:
+        t_start = time.monotonic()
         deadlines = [a.start() for a in agents]  # both load at the same time
         for seat, agent in enumerate(agents):
             try:
@@ -109,6 +111,7 @@ def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict
                 agent.begin(spec.game, spec.params, seat, spec.seeds[seat])
             except AgentFailure as failure:
                 _forfeit(record, seat, failure)
+                record["failed_after"] = round(time.monotonic() - t_start, 6)
                 return
         _referee(game, kind, limits, record, lambda seat, state, seconds: agents[seat].ask(state, seconds))
     finally:
@@ -172,6 +175,7 @@ def _referee(game: Any, kind: GameKind, limits: Limits, record: dict[str, Any], 
             record.update(reason="move cap", detail=f"stopped as a draw after {limits.max_moves} moves")
             return
         seat = game.to_move(state)
+        t0 = time.monotonic()
         try:
             reply, elapsed = ask(seat, kind.state_to_json(state), time_left(limits, banks[seat]))
             banks[seat] = spend(limits, banks[seat], elapsed)
@@ -185,6 +189,7 @@ def _referee(game: Any, kind: GameKind, limits: Limits, record: dict[str, Any], 
                 raise AgentFailure("illegal move", str(exc)) from None
         except AgentFailure as failure:
             _forfeit(record, seat, failure)
+            record["failed_after"] = round(time.monotonic() - t0, 6)
             return
         record["moves"].append(kind.move_to_json(move))
         record["movers"].append(seat)

@@ -127,11 +127,16 @@ class Results:
     def ratings(self, reps: int = 200, seed: int | None = None, confidence: float = 0.95) -> Ratings:
         """Elo ratings (mean 0) with percentile-bootstrap intervals over the games."""
         seed = self.config["seed"] if seed is None else seed
+        if len(self.accepted()) < 2 or not self.records:
+            raise ValueError(
+                f"ratings need games between at least two accepted agents; this tournament has "
+                f"{len(self.accepted())} accepted agent(s) and {len(self.records)} finished game(s)"
+            )
         return bootstrap_ratings(self.accepted(), self.results(), reps=reps, seed=seed, confidence=confidence)
 
     def standings(self, reps: int = 200, seed: int | None = None) -> list[Standing]:
-        """The leaderboard, best rating first."""
-        ratings = self.ratings(reps, seed)
+        """The leaderboard, best rating first (ratings are NaN until two agents have played)."""
+        ratings = self.ratings(reps, seed) if len(self.accepted()) >= 2 and self.records else None
         count: dict[str, Counter[str]] = {a: Counter() for a in self.accepted()}
         for r in self.records:
             for seat in (0, 1):
@@ -141,23 +146,11 @@ class Results:
                 c["forfeits"] += r["forfeit"] == seat
         rows = []
         for a in self.accepted():
-            low, high = ratings.interval(a)
+            rating, (low, high) = (ratings[a], ratings.interval(a)) if ratings else (math.nan, (math.nan, math.nan))
             c = count[a]
-            rows.append(
-                Standing(
-                    a,
-                    self.names[a],
-                    c["games"],
-                    c["wins"],
-                    c["draws"],
-                    c["losses"],
-                    c["forfeits"],
-                    ratings[a],
-                    low,
-                    high,
-                )
-            )
-        return sorted(rows, key=lambda s: (-s.rating, s.id))
+            counts = (c["games"], c["wins"], c["draws"], c["losses"], c["forfeits"])
+            rows.append(Standing(a, self.names[a], *counts, rating, low, high))
+        return sorted(rows, key=lambda s: (-s.rating if ratings else 0.0, s.id))
 
     # --- pairings ---
     def pairing(self, a: str, b: str) -> Pairing:
