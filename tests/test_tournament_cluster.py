@@ -146,10 +146,13 @@ def test_a_killed_run_resumes_and_ends_with_the_same_games_as_an_uninterrupted_o
                     "    return game.legal_moves(state)[-1]\n")  # fmt: skip
     agents = [*map(str, SAMPLES), str(slow)]
     db = tmp_path / "killed.sqlite"
+    folders = tmp_path / "agent-folders"  # a killed referee cannot remove its agents' folders: keep them here
+    folders.mkdir()
     proc = subprocess.Popen(
         [sys.executable, "-m", "gamekit.tournament", "run", *agents, "--db", str(db), "--game", "tictactoe",
          "--starts", "2", "--seed", "9", "--workers", "2"],
-        env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        env={**_env(), "TMPDIR": str(folders)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )  # fmt: skip
     stored = 0
     deadline = time.monotonic() + 60
