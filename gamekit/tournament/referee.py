@@ -115,6 +115,8 @@ def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict
                 return
         _referee(game, kind, limits, record, lambda seat, state, seconds: agents[seat].ask(state, seconds))
     finally:
+        for a in agents:
+            a.stop()  # both finish at the same time
         record["output"] = [a.close() for a in agents]
 
 

@@ -101,6 +101,7 @@ class AgentProcess:
     _write: int = -1
     _read: int = -1
     _buffer: bytes = field(default=b"", repr=False)
+    _stopping: bool = False
 
     def start(self) -> float:
         """Fork the process, load the file; returns the deadline by which it must say it is ready."""
@@ -207,12 +208,19 @@ class AgentProcess:
         text = head.decode("utf-8", errors="replace")
         return text if len(text) <= self.limits.log_chars else text[: self.limits.log_chars] + " [cut]"
 
+    def stop(self) -> None:
+        """Ask the process to finish (it flushes its output and exits); `close` waits for that."""
+        if self.pid and not self.ended and not self._stopping:
+            self._stopping = True
+            with contextlib.suppress(AgentFailure, OSError):
+                self._send({"op": "stop"})
+
     def close(self) -> str:
         """Stop the process, keep its output, remove its folder; returns the output."""
         if self.pid and not self.ended:
-            with contextlib.suppress(AgentFailure, OSError):
-                self._send({"op": "stop"})  # lets it flush its output, then it exits
-                select.select([self._read], [], [], 0.2)
+            self.stop()
+            with contextlib.suppress(OSError, ValueError):
+                select.select([self._read], [], [], 0.2)  # its exit closes the pipe
         self.kill()
         text = self.output()
         for fd in (self._write, self._read):
