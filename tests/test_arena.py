@@ -453,3 +453,21 @@ def test_time_against_strength_labels_every_agent_without_overlaps():
     ]
     assert not overlapping
     plt.close(fig)
+
+
+def test_rate_curve_draws_wilson_intervals():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+
+    from gamekit.stats import wilson
+    from gamekit.views.arena import draw_rate_curve
+
+    fig = draw_rate_curve([10, 100], [(3, 30), (24, 30)], notes=["a", "b"])
+    ax = fig.axes[0]
+    (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    low_end = bars.lines[2][0].get_segments()[0][0][1]
+    assert low_end == pytest.approx(wilson(3, 30)[0]) and [t.get_text() for t in ax.texts] == ["a", "b"]
+    plt.close(fig)

@@ -19,7 +19,14 @@ from ..arena import GameTable
 from ..stats import Ratings
 from .colors import BLACK, BLUE, GREY, RED
 
-__all__ = ["SCORE_CMAP", "draw_heat_map", "draw_ratings", "draw_ratings_by_seed", "draw_time_vs_strength"]
+__all__ = [
+    "SCORE_CMAP",
+    "draw_heat_map",
+    "draw_rate_curve",
+    "draw_ratings",
+    "draw_ratings_by_seed",
+    "draw_time_vs_strength",
+]
 
 #: score 0 (lost every game) -> blue, 1/2 -> white, 1 (won every game) -> red
 SCORE_CMAP = LinearSegmentedColormap.from_list("gamekit_score", [BLUE, "#ffffff", RED])
@@ -145,6 +152,38 @@ def draw_time_vs_strength(
     ax.set_title(f"{table.game}: cost against strength", fontsize=FONT + 1)
     ax.grid(True, which="major", color=GREY, lw=0.4)
     _place_labels(ax, names, xs, ys)
+    return ax.figure
+
+
+def draw_rate_curve(
+    xs: Sequence[float],
+    counts: Sequence[tuple[float, int]],
+    notes: Sequence[str] | None = None,
+    ax: Any = None,
+    xlabel: str = "",
+    ylabel: str = "rate",
+    title: str = "",
+    logx: bool = True,
+) -> Any:
+    """Rates k/n against x with 95 % Wilson intervals as error bars; `notes` label the points."""
+    from ..stats import wilson
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(WIDTH, 4.6))
+    rates = [k / n for k, n in counts]
+    bounds = [wilson(k, n) for k, n in counts]
+    low = [r - lo for r, (lo, _) in zip(rates, bounds)]
+    high = [hi - r for r, (_, hi) in zip(rates, bounds)]
+    ax.errorbar(xs, rates, yerr=[low, high], fmt="o-", color=RED, capsize=4)
+    for x, y, note in zip(xs, rates, notes or []):
+        ax.annotate(note, (x, y), xytext=(6, -16), textcoords="offset points", fontsize=FONT)
+    ax.margins(x=0.15, y=0.15)
+    if logx:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel, fontsize=FONT)
+    ax.set_ylabel(ylabel, fontsize=FONT)
+    ax.set_title(title, fontsize=FONT)
+    ax.tick_params(labelsize=FONT)
     return ax.figure
 
 
