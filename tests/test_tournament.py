@@ -236,6 +236,7 @@ EXPECTED = {
     "reader": "sandbox",
     "snooper": "sandbox",
     "tamper": "illegal move",
+    "threader": "sandbox",
 }
 
 

@@ -11,7 +11,9 @@ in this state" with a move, as JSON lines over two pipes. Before the submission'
   refuses to fork);
 * an audit hook (PEP 578) that ends the process at the first forbidden act, reporting it: starting
   processes, signals to others, sockets, ctypes, writing outside its folder, reading files outside
-  its folder and the Python installation (so it cannot read another agent's file).
+  its folder and the Python installation (so it cannot read another agent's file);
+* after every move, a check that the agent runs no second thread (which would go on thinking, on
+  the machine's shared cores, while the opponent moves).
 
 This is a classroom sandbox: it stops accidents and the usual tricks, and every limit that
 matters (the clock, the game's state, the rules) is enforced by the referee from outside. It is
@@ -31,6 +33,7 @@ import resource
 import signal
 import site
 import sys
+import threading
 import traceback
 from collections.abc import Iterable
 from typing import Any, NoReturn
@@ -183,7 +186,7 @@ def _virtual_memory() -> int:
     return 0
 
 
-def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> None:
+def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> Guard:
     """Move into `folder`, send output to a capped file there, set the limits, install the guard."""
     os.chdir(folder)
     os.environ.clear()
@@ -208,7 +211,18 @@ def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readabl
     _set_limit(resource.RLIMIT_CORE, 0)
     _set_limit(resource.RLIMIT_NOFILE, 64)
     _set_limit(resource.RLIMIT_NPROC, 0)
-    sys.addaudithook(Guard(channel, folder, readable))
+    guard = Guard(channel, folder, readable)
+    sys.addaudithook(guard)
+    return guard
+
+
+def threads() -> int:
+    """The threads of this process, as the kernel counts them (also those threading does not know)."""
+    with open(f"/proc/{os.getpid()}/status") as f:
+        for line in f:
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    return threading.active_count()  # pragma: no cover  (no /proc, e.g. macOS)
 
 
 def load_agent(folder: str) -> Any:
@@ -263,7 +277,7 @@ def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[
     """The whole life of an agent process: sandbox, load, then answer requests until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
-        enter_sandbox(channel, folder, limits, readable)
+        guard = enter_sandbox(channel, folder, limits, readable)
         module = load_agent(folder)
         name, kind = describe(module)
     except BaseException as exc:  # the submission failed to load: report it, the referee decides
@@ -287,6 +301,8 @@ def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[
                 assert state_from_json is not None
                 state = state_from_json(message["state"])
                 move = agent.move(state) if kind == "class" else agent(game, state)  # type: ignore[union-attr,misc]
+                if threads() > 1:  # it would go on thinking during the opponent's move
+                    guard.violation("running a second thread (an agent thinks on one thread, in its own move)")
                 try:
                     channel.send({"move": to_json(move)})
                 except (TypeError, ValueError):
