@@ -1,22 +1,24 @@
-"""The course build: student handouts of every notebook, offline slides and HTML pages.
+"""The course build: offline slides and HTML pages for the classroom, the solutions set.
 
 Slides and HTML of the real chapters are built in test_notebooks.py (which executes each
-notebook once); here the build is checked on every notebook where no execution is needed
-(handouts) and end to end on a small sample notebook (slides, HTML, the command line).
+notebook once); here the build is checked end to end on the small sample master (slides,
+HTML, the command line) and on its parts (what the class sees, figure sizes, permissions).
 """
 
+import html as html_lib
+import re
+import stat
 import subprocess
 import sys
 import warnings
 
 import nbformat
 import pytest
-from conftest import NOTEBOOKS, ROOT
+from conftest import ROOT
 from course_sample import sample_notebook, write_sample
 
-from gamekit.course import build
-from gamekit.course.execute import execute_notebook
-from gamekit.course.nbcheck import is_solution
+from gamekit.course import assign, build
+from gamekit.course.execute import SLIDE_STYLE, execute_notebook
 
 SHARED_ASSETS = ROOT / "_build" / "assets"
 
@@ -34,89 +36,81 @@ def offline_paths(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def executed_sample(tmp_path_factory):
-    return execute_notebook(write_sample(tmp_path_factory.mktemp("sample")))
+    return execute_notebook(write_sample(tmp_path_factory.mktemp("sample")), setup=SLIDE_STYLE)
 
 
-# --- handouts ---------------------------------------------------------------------------------
+def _secrets():
+    return [line for lines in assign.secret_lines(sample_notebook()).values() for line in lines]
 
 
-def _check_handout(original, handout):
-    assert len(handout.cells) == len(original.cells)
-    assert "widgets" not in handout.metadata
-    for i, (before, after) in enumerate(zip(original.cells, handout.cells)):
-        assert after.cell_type == before.cell_type
-        assert after.metadata.get("slideshow") == before.metadata.get("slideshow")
-        if after.cell_type == "code":
-            assert after.outputs == [] and after.execution_count is None, f"cell {i} keeps outputs"
-        if is_solution(before):
-            assert is_solution(after), f"cell {i} lost its solution tag"
-            lines = after.source.splitlines()
-            assert lines[0] == build.HANDOUT_STUB
-            assert lines[1:] == [f"{name} = ..." for name in build.answer_names(before.source)]
-            assert not after.metadata.get("jupyter", {}).get("source_hidden"), f"stub cell {i} is still hidden"
-        else:
-            assert after.source == before.source, f"cell {i} changed although it is no solution"
+def _text(page: str) -> str:
+    """What a reader sees of an HTML page (tags removed, entities decoded)."""
+    return html_lib.unescape(re.sub(r"<[^>]+>", "", page))
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_every_notebook_pairs_exercises_and_solutions(path):
-    nb = nbformat.read(path, as_version=4)
-    assert build.handout_problems(nb) == []
+def _modes(root):
+    return {stat.S_IMODE(p.stat().st_mode) for p in [root, *root.rglob("*")] if not p.is_symlink()}
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_handout_of_every_notebook(path, tmp_path):
-    [out] = build.build_handouts([path], build.BuildPaths(tmp_path))
-    original, handout = nbformat.read(path, as_version=4), nbformat.read(out, as_version=4)
-    nbformat.validate(handout)
-    _check_handout(original, handout)
-    solutions = [c.source for c in original.cells if is_solution(c)]
-    text = "\n".join(c.source for c in handout.cells)
-    assert "# Solution" not in text and len(solutions) >= 4
+# --- what the class sees ---------------------------------------------------------------------
 
 
-def test_handout_of_sample_replaces_answers_with_ellipsis():
+def test_classroom_notebook_drops_solutions_tests_and_markers_and_keeps_notes_as_notes():
     nb = sample_notebook()
-    handout = build.make_handout(nb)
-    _check_handout(nb, handout)
-    stubs = [c.source for c in handout.cells if is_solution(c)]
-    assert stubs == ["# Your solution here\nanswer_99_1 = ...", "# Your solution here"]
+    nb.cells.append(nbformat.v4.new_markdown_cell("teacher aside", metadata={"tags": ["teacher-only"]}))
+    deck = build.classroom_notebook(nb, "99-sample")
+    text = "\n".join(c.source for c in deck.cells)
+    assert all(c.cell_type != "raw" for c in deck.cells)
+    assert "answer_99_1 = [3, 11]" not in text and "best = -math.inf" not in text
+    assert "nodes - 1" not in text and "failure_message" not in text
+    assert "**Exercise 99.2**" in text, "the exercises stay on the slides"
+    notes = [c.source for c in deck.cells if c.metadata.get("slideshow", {}).get("slide_type") == "notes"]
+    assert any("secret-note" in n for n in notes) and "teacher aside" in notes
+    page = build.classroom_notebook(nb, "99-sample", keep_notes=False)
+    assert not any("secret-note" in c.source or "teacher aside" in c.source for c in page.cells)
+    shown = build.classroom_notebook(nb, "99-sample", with_solutions=True)
+    solutions = [c for c in shown.cells if "gamekit-solution" in c.metadata.get("tags", [])]
+    assert any(c.source == "answer_99_1 = [3, 11]" for c in solutions)
+    assert not any("# SOLUTION" in c.source or "BEGIN SOLUTION" in c.source for c in shown.cells)
 
 
-def test_answer_names_finds_top_level_assignments_only():
-    source = (
-        "# Solution\nanswer_2_1 = 3\nx = 1\nanswer_2_1 += 1\nanswer_2_2: int = 4\n"
-        "a, answer_2_3 = 1, 2\ndef f():\n    answer_local = 1\nanswers = [1]\n"
-    )
-    assert build.answer_names(source) == ["answer_2_1", "answer_2_2", "answer_2_3", "answers"]
-    with pytest.raises(ValueError, match="not valid Python"):
-        build.answer_names("answer_1 = (")
+def test_widgets_get_a_caption_saying_where_to_play(executed_sample):
+    deck = build.classroom_notebook(executed_sample, "99-sample")
+    outputs = [o for c in deck.cells if c.cell_type == "code" for o in c.outputs]
+    widget = [i for i, o in enumerate(outputs) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert widget, "the sample has a widget"
+    for i in widget:
+        note = outputs[i + 1]["data"]["text/plain"]
+        assert "picture of the widget" in note and "99-sample in JupyterLab" in note
 
 
-def test_handout_refuses_exercise_without_solution():
+def test_slide_style_records_font_sizes_and_figures_fill_the_slide(executed_sample):
+    figures = [o for c in executed_sample.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
+    assert figures and all(o.metadata.get("gamekit_dpi") == 150 for o in figures)
+    assert all(o.metadata["gamekit_min_font_pt"] >= 14 for o in figures)
+    fitted = build.fit_figures(executed_sample)
+    for o in (o for c in fitted.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})):
+        w, h = o.metadata["image/png"]["width"], o.metadata["image/png"]["height"]
+        assert w <= build.FIGURE_BOX[0] and h <= build.FIGURE_BOX[1]
+        assert w == build.FIGURE_BOX[0] or h == build.FIGURE_BOX[1], "a figure is as large as the box allows"
+
+
+def test_figure_report_fails_small_text():
+    assert build.figure_text_px(16, 150, 1650, 1180) == pytest.approx(16 * 150 / 72 * 1180 / 1650)
     nb = sample_notebook()
-    sol = next(i for i, c in enumerate(nb.cells) if is_solution(c))
-    nb.cells[sol].metadata["tags"] = []
-    before = nbformat.writes(nb)
-    with pytest.raises(ValueError, match=r"Exercise 99\.1 .* no tagged solution"):
-        build.make_handout(nb)
-    assert nbformat.writes(nb) == before, "a failed handout must not change the notebook"
-
-
-def test_handout_refuses_solution_without_exercise():
-    nb = sample_notebook()
-    ex = next(i for i, c in enumerate(nb.cells) if c.source.startswith("**Exercise 99.2"))
-    nb.cells[ex].source = "Explain why 0 is a losing position."
-    with pytest.raises(ValueError, match="solution cell with no exercise"):
-        build.make_handout(nb)
-
-
-def test_handout_runs_and_its_checks_say_not_yet(tmp_path):
-    source = write_sample(tmp_path / "nb")
-    [out] = build.build_handouts([source], build.BuildPaths(tmp_path / "b"))
-    nb = execute_notebook(out)
-    texts = [str(o.get("data", {}).get("text/plain", "")) for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert any("Not yet: replace the ..." in t for t in texts)
+    i = next(i for i, c in enumerate(nb.cells) if "ax.bar" in c.source)
+    nb.cells[i].source = nb.cells[i].source.replace("plt.show()", 'ax.set_title("tiny", fontsize=6)\nplt.show()')
+    folder = ROOT / "test-artifacts"
+    folder.mkdir(exist_ok=True)
+    path = folder / "99-small-text.ipynb"
+    nbformat.write(nb, path)
+    try:
+        executed = execute_notebook(path, setup=SLIDE_STYLE)
+    finally:
+        path.unlink()
+    page = build.slides_html(build.slide_deck(executed, "99-small-text"), local=False)
+    [report] = build.figure_report(page)
+    assert not report["ok"] and report["min_text_px"] < build.MIN_TEXT_PX
 
 
 # --- slides and HTML ----------------------------------------------------------------------
@@ -142,8 +136,14 @@ def test_cdn_slides_do_use_remote_resources(executed_sample):
 
 
 def test_offline_slides_of_sample(executed_sample, offline_paths):
-    out = build.write_slides(executed_sample, "99-sample", offline_paths, offline=True)
+    out = build.write_slides(build.slide_deck(executed_sample, "99-sample"), "99-sample", offline_paths, offline=True)
     html = out.read_text(encoding="utf-8")
+    shown = _text(html.split('class="notes"', 1)[0])
+    assert not [line for line in _secrets() if line in shown], "a solution or hidden test on a slide"
+    assert "secret-note" not in _text(html).split("Speaker notes")[0]
+    report = build.figure_report(html)
+    assert report and all(r["ok"] for r in report), report
+    assert _modes(out.parent) <= {0o644, 0o755}, "built folders must be readable by others"
     assert build.remote_resources(html) == []
     for ref in [
         "lib/reveal.js/dist/reveal.js",
@@ -157,18 +157,21 @@ def test_offline_slides_of_sample(executed_sample, offline_paths):
         assert ref.split("?")[0] in html
         assert (out.parent / ref).is_file(), f"{ref} is referenced but was not copied next to the slides"
     assert "fonts.googleapis" not in (out.parent / f"lib/reveal.js/dist/theme/{build.THEME}.css").read_text()
-    assert 'class="notes"' in html
+    assert 'class="notes"' in html and "secret-note" in html.split('class="notes"', 1)[1]
     assert "application/vnd.jupyter.widget-state+json" in html
     assert html.count("<section") >= 5
 
 
 def test_offline_html_of_sample(executed_sample, offline_paths):
-    out = build.write_html(executed_sample, "99-sample", offline_paths, offline=True)
+    page = build.classroom_notebook(executed_sample, "99-sample", with_solutions=True, keep_notes=False)
+    out = build.write_html(page, "99-sample", offline_paths, offline=True)
     html = out.read_text(encoding="utf-8")
     assert build.remote_resources(html) == []
     assert "data:image/png;base64" in html and "https://nbconvert.readthedocs.io/" in html
-    assert html.count('<details class="gamekit-solution"') == 2, "each solution folded away once"
+    assert html.count('<details class="gamekit-solution"') == 4, "each solution folded away once"
+    assert "secret-note" not in html
     assert (out.parent / "lib/require.js").is_file()
+    assert _modes(out.parent) <= {0o644, 0o755}
 
 
 def test_without_npm_slides_fall_back_to_the_cdn_with_a_warning(executed_sample, tmp_path, monkeypatch):
@@ -191,14 +194,6 @@ def _cli(*args, cwd=ROOT):
     )
 
 
-@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
-def test_cli_handouts_builds_every_notebook(tmp_path):
-    done = _cli("--out", tmp_path, "handouts")
-    assert done.returncode == 0, done.stderr
-    expected = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
-    assert sorted(p.name for p in (tmp_path / "handouts").glob("*.ipynb")) == expected
-
-
 def test_cli_slides_and_html_of_one_notebook(tmp_path, offline_paths):
     source = write_sample(tmp_path / "nb")
     out = tmp_path / "out"
@@ -206,16 +201,22 @@ def test_cli_slides_and_html_of_one_notebook(tmp_path, offline_paths):
     (out / "assets").symlink_to(SHARED_ASSETS, target_is_directory=True)
     done = _cli("--out", out, "slides", source)
     assert done.returncode == 0, done.stderr
+    assert "Kernel is running over TCP" not in done.stderr and "[1/1] executing 99-sample.ipynb" in done.stderr
     slides = out / "slides" / "99-sample.slides.html"
     assert done.stdout.split() == [str(slides)]
-    assert build.remote_resources(slides.read_text(encoding="utf-8")) == []
+    html = slides.read_text(encoding="utf-8")
+    assert build.remote_resources(html) == []
+    assert "answer_99_1 = [3, 11]" not in _text(html)
+    done = _cli("--out", out, "slides", "--with-solutions", source)
+    assert done.returncode == 0, done.stderr
+    assert "answer_99_1 = [3, 11]" in _text(slides.read_text(encoding="utf-8"))
     done = _cli("--out", out, "html", source)
     assert done.returncode == 0, done.stderr
     assert (out / "html" / "99-sample.html").is_file()
 
 
 def test_cli_rejects_an_unknown_notebook(tmp_path):
-    done = _cli("--out", tmp_path, "handouts", "42")
+    done = _cli("--out", tmp_path, "html", "42")
     assert done.returncode == 2 and "no notebook '42'" in done.stderr
 
 

@@ -1,4 +1,4 @@
-"""Tools for teaching with gamekit and for building the course (execution, slides, checks)."""
+"""Tools for teaching with gamekit and for building the course (slides, assignments, grading)."""
 
 from .teaching import check, show_source
 

@@ -1,9 +1,18 @@
 """Build the course from the repository's top folder.
 
-    python -m gamekit.course assets              # once: reveal.js, MathJax, ... from npm into _build/assets/
-    python -m gamekit.course slides [NB ...]     # offline reveal.js slides   -> _build/slides/
-    python -m gamekit.course handouts [NB ...]   # student copies, no answers -> _build/handouts/
-    python -m gamekit.course html [NB ...]       # executed pages to read     -> _build/html/
+For the classroom:
+    python -m gamekit.course assets                  # once: reveal.js, MathJax, ... from npm into _build/assets/
+    python -m gamekit.course slides [NB ...]         # offline slides, no solutions   -> _build/slides/
+    python -m gamekit.course slides --with-solutions # ... with the solutions
+    python -m gamekit.course html [NB ...]           # executed pages to read/print   -> _build/html/
+
+Assignments and grading (otter-grader):
+    python -m gamekit.course assign [NB ...]         # student notebooks + autograders -> _build/assign/
+    python -m gamekit.course grade SUBMISSIONS/      # scores CSV + feedback pages     -> _build/grades/
+    python -m gamekit.course solutions [NB ...]      # self-study solutions (.ipynb, .html) -> _build/solutions/
+
+Keeping the masters tidy:
+    python -m gamekit.course tidy [NB ...]           # no outputs, the kernel's own metadata
 
 NB is a notebook file or a two-digit chapter number (`03`); without NB every notebook is built.
 """
@@ -14,10 +23,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import build
+from . import assign, build, grade, tidy
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m gamekit.course",
         description=__doc__.split("\n\n")[0],
@@ -32,30 +41,83 @@ def main(argv: list[str] | None = None) -> int:
         "from npm (once; delete _build/assets to reinstall)",
     )
     for name, text in [
-        ("slides", "execute notebooks and export offline reveal.js slides"),
-        ("handouts", "student copies: solutions stubbed, outputs cleared"),
-        ("html", "execute notebooks and export one HTML page each"),
+        ("slides", "execute notebooks and export offline reveal.js slides (no solutions unless asked)"),
+        ("html", "execute notebooks and export one HTML page each (no solutions unless asked)"),
+        ("solutions", "the self-study solutions: executed notebooks (.ipynb) and pages (.html)"),
+        ("assign", "student notebooks and autograders (otter assign)"),
+        ("tidy", "store notebooks without outputs and with the kernel's metadata (in place)"),
     ]:
         cmd = sub.add_parser(name, help=text)
         cmd.add_argument("notebooks", nargs="*", help="notebook files or chapter numbers (default: all)")
-        if name != "handouts":
+        if name in ("slides", "html", "solutions"):
             cmd.add_argument("--cdn", action="store_true", help="load the web libraries from CDNs (needs internet)")
-    args = parser.parse_args(argv)
-    paths = build.BuildPaths(args.out.resolve())
+        if name in ("slides", "html"):
+            cmd.add_argument("--with-solutions", action="store_true", help="show the exercises' solutions too")
+        if name == "assign":
+            cmd.add_argument(
+                "--no-run-tests", action="store_true", help="do not run each master's tests on its solutions (faster)"
+            )
+    cmd = sub.add_parser("grade", help="grade a folder of submitted notebooks (otter run, no Docker)")
+    cmd.add_argument("submissions", type=Path, help="folder with <student>.ipynb or <student>/<file>.ipynb")
+    cmd.add_argument(
+        "--autograder",
+        type=Path,
+        action="append",
+        help="autograder zip or folder of zips (default: OUT/assign/autograder); may be repeated",
+    )
+    cmd.add_argument(
+        "--timeout",
+        type=float,
+        default=grade.CELL_TIMEOUT,
+        help=f"seconds one cell may run before it is stopped (default {grade.CELL_TIMEOUT:g})",
+    )
+    cmd.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: cores / 2)")
+    cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: OUT/grades)")
+    return parser
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    paths = build.BuildPaths(args.out.resolve())
     try:
         if args.command == "assets":
             if not build.install_assets(paths):
                 return 1
             print(f"assets installed in {paths.assets}")
             return 0
-        notebooks = build.course_notebooks(args.notebooks)
-        if args.command == "handouts":
-            written = build.build_handouts(notebooks, paths)
+        if args.command == "grade":
+            autograders = args.autograder or [paths.assign / "autograder"]
+            out = args.grades or paths.grades
+            results, csvs = grade.grade(args.submissions, autograders, out, cell_timeout=args.timeout, jobs=args.jobs)
+            for path in csvs:
+                print(path)
+            print(f"feedback pages: {out / 'feedback'}")
+            return 0
+        offline = False if getattr(args, "cdn", False) else None
+        if args.command == "tidy":
+            for path in tidy.tidy_files(build.course_notebooks(args.notebooks)):
+                print(f"tidied {path}")
+            return 0
+        notebooks = build.course_notebooks(args.notebooks, chapters_only=True)
+        if args.command == "assign":
+            masters = []
+            for path in notebooks:
+                import nbformat
+
+                if assign.is_assignment(nbformat.read(path, as_version=4)):
+                    masters.append(path)
+                elif args.notebooks:
+                    raise ValueError(f"{path.name} has no '{assign.CONFIG_MARK}' cell: it is not an assignment")
+                else:
+                    print(f"skipped {path.name}: not in the assignment format yet", file=sys.stderr)
+            done = assign.assign_all(masters, paths.assign, run_tests=not args.no_run_tests)
+            written = [p for a in done for p in (a.student, a.autograder)]
         elif args.command == "slides":
-            written = build.build_slides(notebooks, paths, offline=False if args.cdn else None)
+            written = build.build_slides(notebooks, paths, offline=offline, with_solutions=args.with_solutions)
+        elif args.command == "solutions":
+            written = build.build_solutions(notebooks, paths, offline=offline)
         else:
-            written = build.build_html(notebooks, paths, offline=False if args.cdn else None)
+            written = build.build_html(notebooks, paths, offline=offline, with_solutions=args.with_solutions)
     except (ValueError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,28 +1,32 @@
-"""Build the course for the classroom: offline slides, student handouts, executed HTML.
+"""Build the course for the classroom: offline slides, pages to read, student notebooks, solutions.
 
-Three products, each from the notebooks in `notebooks/`, each written below `_build/`:
+From the master notebooks in `notebooks/`, each written below `_build/`:
 
-- slides (`_build/slides/NN-title.slides.html`): the notebook executed (figures and widget
-  state kept) and exported to reveal.js. nbconvert loads reveal.js, RequireJS, jQuery,
-  MathJax and the widget renderer from CDNs by default; here they come from the npm
-  registry, installed once into `_build/assets/`, and a copy of the few files needed goes
-  next to the slides (`_build/slides/lib/`). The HTML references them by relative paths, so
-  the folder works from a USB stick (file://) or a loopback server with no network at all.
-  (Font Awesome, which nbconvert also offers, is used by none of our templates; the widget
-  renderer brings its own icon fonts.) A slide whose cells would not fit the screen is
-  split into sub-slides, and what is still a little too tall is shrunk to fit.
-- handouts (`_build/handouts/NN-title.ipynb`): every solution cell replaced by a stub,
-  outputs cleared, everything else unchanged.
-- html (`_build/html/NN-title.html`): the executed notebook as one page to read without
-  Jupyter, with the same local assets.
+- slides (`_build/slides/NN-title.slides.html`): the notebook executed with the slide style
+  (figures drawn for a projector, see `execute.SLIDE_STYLE`), solutions, tests and otter's
+  marker cells removed (unless `--with-solutions`), speaker notes in the speaker view only,
+  each widget a static picture with a caption saying where to play it, and exported to
+  reveal.js. nbconvert loads reveal.js, RequireJS, jQuery, MathJax and the widget renderer
+  from CDNs by default; here they come from the npm registry, installed once into
+  `_build/assets/`, and a copy of the few files needed goes next to the slides
+  (`_build/slides/lib/`). The HTML references them by relative paths, so the folder works
+  from a USB stick (file://) or a loopback server with no network at all. A slide whose
+  cells would not fit the screen is split into sub-slides, and what is still a little too
+  tall is shrunk to fit. Every figure is sized to span the slide, and its smallest text is
+  recorded on the image (`data-min-font-pt`, `data-dpi`) for `scripts/check_slides.py`.
+- html (`_build/html/NN-title.html`): the executed notebook as one page to read or print,
+  cleaned as the slides are (no speaker notes), with the same local assets.
+- student notebooks and autograders (`_build/assign/`, see `assign.py`), the solutions set
+  (`_build/solutions/`: executed, speaker notes and tests removed, .ipynb and .html).
 
-Without npm the slides fall back to the CDN, with a clear warning.
+Everything built is readable by others (folders 0755, files 0644). Without npm the slides
+fall back to the CDN, with a clear warning.
 """
 
 from __future__ import annotations
 
-import ast
 import copy
+import html as html_lib
 import json
 import os
 import re
@@ -30,6 +34,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,8 +43,9 @@ from pathlib import Path
 
 import nbformat
 
-from .execute import execute_notebook
-from .nbcheck import exercises, is_solution
+from . import assign
+from .execute import SLIDE_STYLE, execute_notebook
+from .tidy import make_readable
 
 #: npm packages the offline slides need, pinned: reveal.js 4.0.2 is the version nbconvert's
 #: reveal template is written for; MathJax 2 because the template calls MathJax.Hub.
@@ -85,7 +92,9 @@ _SLIDE_CSS = """
 .reveal .jp-InputPrompt, .reveal .jp-OutputPrompt { display: none !important; }
 .reveal .jp-InputArea-editor pre, .reveal .jp-OutputArea-output pre {
   white-space: pre-wrap !important; word-break: break-word; font-size: 17px; line-height: 1.3; }
-.reveal .jp-OutputArea-output img { max-height: 460px; max-width: 100%; width: auto; height: auto; }
+.reveal .jp-OutputArea-output img { max-height: 480px; max-width: 100%; object-fit: contain; }
+.reveal .jp-OutputArea-output img.gamekit-figure { display: block; margin: 0 auto; }
+.reveal .gamekit-widget-note { font-size: 18px; color: #555; font-style: italic; margin: 0.3em 0; }
 .reveal img.widget-image, .reveal .widget-image img {
   width: auto !important; height: auto !important; max-width: 100%; max-height: 420px; object-fit: contain; }
 .reveal .jp-RenderedHTMLCommon table { font-size: 18px; }
@@ -128,20 +137,37 @@ require({waitSeconds: 60},
 </script>
 {% endblock footer_js %}
 """
+# Figures carry their smallest font size and dpi (recorded by the slide style), so the size of
+# their text on the slide can be measured (scripts/check_slides.py).
+_MEASURED_PNG = """
+{% block data_png scoped %}
+{%- set meta = output.metadata.get('image/png', {}) -%}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
+{%- if meta.get('width') %} width="{{ meta.get('width') }}"{% endif %}
+{%- if meta.get('height') %} height="{{ meta.get('height') }}"{% endif %}
+{%- if output.metadata.get('gamekit_min_font_pt') %} class="gamekit-figure"
+ data-min-font-pt="{{ output.metadata.get('gamekit_min_font_pt') }}" data-dpi="{{ output.metadata.get('gamekit_dpi') }}"
+{%- endif %} alt="figure">
+</div>
+{%- endblock data_png %}
+"""
 SLIDES_TEMPLATE = (
     "{%- extends 'index.html.j2' -%}"
     + _NO_MERMAID
+    + _MEASURED_PNG
     + "{% block html_head_css %}{{ super() }}"
     + _SLIDE_CSS
     + "{% endblock html_head_css %}"
     + _SLIDES_JS
 )
-# In the HTML page to read, solutions are folded away (click to open), as in JupyterLab.
+# In the HTML page to read, solutions (shown only with --with-solutions, and in the solutions
+# set) are folded away (click to open).
 _FOLDED_SOLUTIONS = """
 {% block any_cell scoped %}
-{%- if cell.cell_type == 'code' and 'solution' in cell.metadata.get('tags', []) -%}
-<details class="gamekit-solution" style="margin: 0.5em 0 0.5em 7em"><summary style="cursor: pointer; font-family: var(--jp-ui-font-family, sans-serif)">Solution
-(click to open)</summary>
+{%- if 'gamekit-solution' in cell.metadata.get('tags', []) -%}
+<details class="gamekit-solution" style="margin: 0.5em 0 0.5em 7em">
+<summary style="cursor: pointer; font-family: var(--jp-ui-font-family, sans-serif)">Solution (click to open)</summary>
 {{ super() }}
 </details>
 {%- else -%}
@@ -149,9 +175,21 @@ _FOLDED_SOLUTIONS = """
 {%- endif -%}
 {% endblock any_cell %}
 """
-HTML_TEMPLATE = "{%- extends 'index.html.j2' -%}" + _NO_MERMAID + _FOLDED_SOLUTIONS
+HTML_TEMPLATE = (
+    "{%- extends 'index.html.j2' -%}"
+    + _NO_MERMAID
+    + _FOLDED_SOLUTIONS
+    + "{% block html_head_css %}{{ super() }}<style>.gamekit-widget-note { font-style: italic; color: #555; }</style>"
+    + "{% endblock html_head_css %}"
+)
 
-HANDOUT_STUB = "# Your solution here"
+#: The largest a figure is shown on a slide (CSS pixels of the 1280 x 720 slide): most of the
+#: width, and the height that leaves room for a title and a line of text.
+FIGURE_BOX = (1180, 470)
+#: The smallest text a figure may show on a slide, in pixels of the 1280 x 720 slide.
+MIN_TEXT_PX = 14.0
+#: A figure must span at least this share of the slide's width or of its height.
+MIN_FIGURE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -177,8 +215,16 @@ class BuildPaths:
         return self.root / "slides"
 
     @property
-    def handouts(self) -> Path:
-        return self.root / "handouts"
+    def assign(self) -> Path:
+        return self.root / "assign"
+
+    @property
+    def solutions(self) -> Path:
+        return self.root / "solutions"
+
+    @property
+    def grades(self) -> Path:
+        return self.root / "grades"
 
     @property
     def html(self) -> Path:
@@ -239,8 +285,14 @@ def install_assets(paths: BuildPaths | None = None, force: bool = False) -> bool
         encoding="utf-8",
     )
     cmd = [npm, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]
+    print(
+        f"installing {', '.join(ASSET_PACKAGES)} from npm into {paths.assets} (about a minute) ...",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
-        done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
+        with _ticking("npm install"):
+            done = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
         shutil.rmtree(tmp, ignore_errors=True)
         raise RuntimeError("npm install did not finish in 10 minutes (is the npm registry reachable?)") from None
@@ -252,11 +304,34 @@ def install_assets(paths: BuildPaths | None = None, force: bool = False) -> bool
             shutil.rmtree(tmp, ignore_errors=True)
             return True
         shutil.rmtree(paths.assets)
+    make_readable(tmp)
     try:
         os.replace(tmp, paths.assets)
     except OSError:  # lost a race to a parallel install of the same versions
         shutil.rmtree(tmp, ignore_errors=True)
     return assets_installed(paths)
+
+
+class _ticking:
+    """Print "... still running (20 s)" every `every` seconds while a long step runs."""
+
+    def __init__(self, what: str, every: float = 10.0):
+        self.what, self.every = what, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        while not self._stop.wait(self.every):
+            print(f"      {self.what}: still running ({time.monotonic() - start:.0f} s)", file=sys.stderr, flush=True)
+
+    def __enter__(self) -> _ticking:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def copy_lib(paths: BuildPaths, target: Path) -> Path:
@@ -275,6 +350,7 @@ def copy_lib(paths: BuildPaths, target: Path) -> Path:
         else:
             shutil.copy2(src_path, dst_path)
     (tmp / "VERSIONS.json").write_text(wanted, encoding="utf-8")
+    make_readable(tmp)
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == wanted:  # a parallel build was faster
         shutil.rmtree(tmp, ignore_errors=True)
         return lib
@@ -344,6 +420,7 @@ def remote_resources(html: str) -> list[str]:
 def _prepare_offline(paths: BuildPaths, outdir: Path, offline: bool | None) -> bool:
     """Install assets and copy `lib/` next to the output; False means 'use the CDN'."""
     outdir.mkdir(parents=True, exist_ok=True)
+    make_readable(outdir)
     if offline is False:
         return False
     if install_assets(paths):
@@ -385,7 +462,8 @@ def _output_height(out) -> int:
     if "application/vnd.jupyter.widget-view+json" in data:
         return 380
     if "image/png" in data:
-        return _png_height(data["image/png"]) + 10
+        shown = out.get("metadata", {}).get("image/png", {}).get("height")
+        return (int(shown) if shown else _png_height(data["image/png"])) + 10
     if "text/html" in data:
         html = data["text/html"]
         rows = html.count("<tr")
@@ -456,6 +534,7 @@ def write_slides(
     local = _prepare_offline(paths, paths.slides, offline)
     out = paths.slides / f"{name}.slides.html"
     out.write_text(slides_html(nb, local), encoding="utf-8")
+    make_readable(out)
     return out
 
 
@@ -467,83 +546,141 @@ def write_html(
     local = _prepare_offline(paths, paths.html, offline)
     out = paths.html / f"{name}.html"
     out.write_text(page_html(nb, local), encoding="utf-8")
+    make_readable(out)
     return out
 
 
 # ---------------------------------------------------------------------------------------
-# Handouts
+# What the classroom sees: slides and pages without solutions, tests or otter markers
 # ---------------------------------------------------------------------------------------
 
 
-def answer_names(source: str) -> list[str]:
-    """Names starting with `answer` that the code assigns at top level, in order of first assignment."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        raise ValueError(f"solution cell is not valid Python ({exc.msg}, line {exc.lineno})") from exc
-    names: list[str] = []
-
-    def add(target: ast.AST) -> None:
-        if isinstance(target, ast.Name) and target.id.startswith("answer") and target.id not in names:
-            names.append(target.id)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
-                add(elt)
-
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                add(target)
-        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
-            add(node.target)
-    return names
+def _widget_note(chapter: str) -> nbformat.NotebookNode:
+    text = (
+        f"A picture of the widget, not the widget itself: to play with it, open notebook "
+        f"{chapter} in JupyterLab and run its cells."
+    )
+    return nbformat.v4.new_output(
+        "display_data",
+        data={
+            "text/html": f"<p class='gamekit-widget-note'>{html_lib.escape(text)}</p>",
+            "text/plain": text,
+        },
+    )
 
 
-def stub_source(solution: str) -> str:
-    """The handout version of a solution cell: a prompt plus `answer_N_M = ...` placeholders."""
-    return "\n".join([HANDOUT_STUB] + [f"{name} = ..." for name in answer_names(solution)])
+def classroom_notebook(
+    nb: nbformat.NotebookNode, chapter: str, with_solutions: bool = False, keep_notes: bool = True
+) -> nbformat.NotebookNode:
+    """An executed master as the class sees it on slides or a page.
 
-
-def handout_problems(nb: nbformat.NotebookNode) -> list[str]:
-    """Exercises without a tagged solution and solutions without an exercise (empty when paired)."""
-    problems = []
-    pairs = exercises(nb)
-    for label, i, sol in pairs:
-        if sol is None:
-            problems.append(f"Exercise {label} (cell {i}) has no tagged solution as its next code cell")
-    paired = {sol for _, _, sol in pairs if sol is not None}
-    for i, cell in enumerate(nb.cells):
-        if is_solution(cell) and i not in paired:
-            problems.append(f"cell {i}: solution cell with no exercise before it")
-    return problems
-
-
-def make_handout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The student copy of `nb`: solution cells stubbed and shown, outputs cleared, the rest unchanged.
-
-    Raises ValueError if an exercise has no tagged solution or a solution no exercise,
-    because a handout built from such a notebook would silently leak or lose an answer.
+    Removed: otter's marker cells (ASSIGNMENT CONFIG, BEGIN/END ...), every test cell, and
+    (unless `with_solutions`) every solution cell; with `with_solutions` the solutions stay,
+    tagged `gamekit-solution`, their otter markers removed, each shown one key press after
+    its exercise (a `fragment`). Cells tagged `teacher-only` become
+    speaker notes (`keep_notes`) or go (for pages, which have no speaker view). Every widget is
+    followed by a caption saying it is a picture and where to play with it (`chapter`).
     """
-    problems = handout_problems(nb)
-    if problems:
-        raise ValueError("cannot build a handout: " + "; ".join(problems))
-    out = copy.deepcopy(nb)
-    out.metadata.pop("widgets", None)
-    for cell in out.cells:
-        if cell.cell_type != "code":
+    qs = assign.questions(nb)
+    tests = {i for q in qs for i in q.test_cells}
+    solutions = {i for q in qs for i in q.solution_cells}
+    cells = []
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "raw" or i in tests or (i in solutions and not with_solutions):
             continue
-        cell.outputs = []
-        cell.execution_count = None
-        if is_solution(cell):
-            cell.source = stub_source(cell.source)
-            jupyter = cell.metadata.get("jupyter", {})
-            jupyter.pop("source_hidden", None)
-            jupyter.pop("outputs_hidden", None)
-            if jupyter:
-                cell.metadata["jupyter"] = jupyter
-            else:
-                cell.metadata.pop("jupyter", None)
+        cell = copy.deepcopy(cell)
+        if assign.is_teacher_only(cell):
+            if not keep_notes:
+                continue
+            cell.metadata.setdefault("slideshow", {})["slide_type"] = "notes"
+        if i in solutions:
+            cell.metadata["tags"] = [*cell.metadata.get("tags", []), "gamekit-solution"]
+            show = cell.metadata.setdefault("slideshow", {})
+            if show.get("slide_type") in (None, "skip", "-"):
+                show["slide_type"] = "fragment"  # asked for: one key press after the exercise
+            cell.metadata.pop("jupyter", None)
+            if cell.cell_type == "code":
+                cell.source = assign.solution_code(cell.source)
+        if cell.cell_type == "code":
+            outputs = []
+            for out in cell.get("outputs", []):
+                outputs.append(out)
+                if "application/vnd.jupyter.widget-view+json" in out.get("data", {}):
+                    outputs.append(_widget_note(chapter))
+            cell.outputs = outputs
+        cells.append(cell)
+    out = copy.deepcopy(nb)
+    out.cells = cells
     return out
+
+
+def _png_size(data: str) -> tuple[int, int] | None:
+    import base64
+    import struct
+
+    head = base64.b64decode(data[:64])
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+def fit_figures(nb: nbformat.NotebookNode, box: tuple[int, int] = FIGURE_BOX) -> nbformat.NotebookNode:
+    """A copy of `nb` in which every figure drawn with the slide style is shown as large as fits `box`.
+
+    Figures are rendered at SLIDE_DPI, sharp enough to be shown larger than in a notebook; the
+    display size (the image's width and height attributes) keeps the aspect ratio.
+    """
+    out = copy.deepcopy(nb)
+    for cell in out.cells:
+        for o in cell.get("outputs", []):
+            png = o.get("data", {}).get("image/png")
+            if not png or not o.get("metadata", {}).get("gamekit_dpi"):
+                continue
+            size = _png_size(png)
+            if size is None:
+                continue
+            scale = min(box[0] / size[0], box[1] / size[1])
+            meta = dict(o.metadata.get("image/png", {}))
+            meta["width"], meta["height"] = round(size[0] * scale), round(size[1] * scale)
+            o.metadata["image/png"] = meta
+    return out
+
+
+def figure_text_px(pt: float, dpi: float, natural_width: float, shown_width: float) -> float:
+    """Height in slide pixels of `pt`-point text in a figure rendered at `dpi` and shown scaled."""
+    return pt * dpi / 72 * shown_width / natural_width
+
+
+_FIGURE = re.compile(r"<img\b[^>]*class=\"gamekit-figure\"[^>]*>", re.S)
+
+
+def figure_report(page: str) -> list[dict]:
+    """Each measured figure of a built deck, read from the HTML: its size on the slide and the
+    height of its smallest text in slide pixels, with `ok` False when either is too small.
+
+    This reads the sizes the build chose; scripts/check_slides.py measures the same in a browser.
+    """
+    found = []
+    for tag in _FIGURE.findall(page):
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', tag))
+        size = _png_size(re.search(r"base64,([A-Za-z0-9+/=]{64})", tag).group(1))  # type: ignore[union-attr]
+        if size is None:
+            continue
+        width = float(attrs.get("width", size[0]))
+        height = float(attrs.get("height", size[1]))
+        px = figure_text_px(float(attrs["data-min-font-pt"]), float(attrs["data-dpi"]), size[0], width)
+        share = max(width / SLIDE_WIDTH, height / SLIDE_HEIGHT)
+        found.append(
+            {
+                "width": width,
+                "height": height,
+                "min_text_px": round(px, 1),
+                "share": round(share, 2),
+                "ok": px >= MIN_TEXT_PX and share >= MIN_FIGURE_SHARE,
+            }
+        )
+    return found
 
 
 # ---------------------------------------------------------------------------------------
@@ -551,8 +688,11 @@ def make_handout(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 # ---------------------------------------------------------------------------------------
 
 
-def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
-    """The notebooks to build: the given files (or NN prefixes like `03`), else all of `notebooks/`."""
+def course_notebooks(names: Iterable[str | Path] = (), chapters_only: bool = False) -> list[Path]:
+    """The notebooks to build: the given files (or NN prefixes like `03`), else all of `notebooks/`.
+
+    With `chapters_only`, the default leaves out notebooks that are no lesson (00-start-here).
+    """
     folder = Path.cwd() / "notebooks"
     chosen = []
     for name in names:
@@ -560,7 +700,7 @@ def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
         if path.is_file():
             chosen.append(path)
             continue
-        matches = sorted(folder.glob(f"{name}*.ipynb")) if re.fullmatch(r"\d\d", str(name)) else []
+        matches = sorted(folder.glob(f"{name}-*.ipynb")) if re.fullmatch(r"\d\d", str(name)) else []
         if len(matches) != 1:
             raise ValueError(
                 f"no notebook {name!r}: give a path to an .ipynb file or a two-digit "
@@ -569,43 +709,103 @@ def course_notebooks(names: Iterable[str | Path] = ()) -> list[Path]:
         chosen.append(matches[0])
     if not chosen:
         chosen = sorted(folder.glob("[0-9][0-9]-*.ipynb"))
+        if chapters_only:
+            chosen = [p for p in chosen if not p.name.startswith("00-")]
         if not chosen:
             raise ValueError(f"no notebooks in {folder}: run this from the repository's top folder")
     return chosen
 
 
+def _progress(k: int, n: int, what: str) -> float:
+    print(f"[{k}/{n}] {what} ...", file=sys.stderr, flush=True)
+    return time.monotonic()
+
+
+def _done(start: float, path: Path) -> None:
+    print(f"      done in {time.monotonic() - start:.1f} s: {path}", file=sys.stderr, flush=True)
+
+
+def slide_deck(nb: nbformat.NotebookNode, chapter: str, with_solutions: bool = False) -> nbformat.NotebookNode:
+    """An executed master, ready to export as slides (classroom view, figures fitted to the slide)."""
+    return fit_figures(classroom_notebook(nb, chapter, with_solutions=with_solutions))
+
+
 def build_slides(
-    notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None, html: bool = False
+    notebooks: Iterable[Path],
+    paths: BuildPaths | None = None,
+    offline: bool | None = None,
+    html: bool = False,
+    with_solutions: bool = False,
 ) -> list[Path]:
-    """Execute each notebook and write its offline slides (and, with `html=True`, its HTML page)."""
+    """Execute each notebook with the slide style and write its offline slides (and, with
+    `html=True`, its HTML page). Says which notebook runs and how long it took."""
     paths = paths or default_paths()
+    notebooks = list(notebooks)
     written = []
-    for path in notebooks:
-        print(f"executing {path.name} ...", file=sys.stderr, flush=True)
-        nb = execute_notebook(path)
-        written.append(write_slides(nb, path.stem, paths, offline))
+    for k, path in enumerate(notebooks, 1):
+        start = _progress(k, len(notebooks), f"executing {path.name} for slides")
+        nb = execute_notebook(path, setup=SLIDE_STYLE)
+        deck = slide_deck(nb, path.stem, with_solutions)
+        written.append(write_slides(deck, path.stem, paths, offline))
         if html:
-            written.append(write_html(nb, path.stem, paths, offline))
+            page = classroom_notebook(nb, path.stem, with_solutions=with_solutions, keep_notes=False)
+            written.append(write_html(page, path.stem, paths, offline))
+        _done(start, written[-1])
+    make_readable(paths.slides)
     return written
 
 
-def build_html(notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None) -> list[Path]:
-    """Execute each notebook and write it as one HTML page to read without Jupyter."""
+def build_html(
+    notebooks: Iterable[Path],
+    paths: BuildPaths | None = None,
+    offline: bool | None = None,
+    with_solutions: bool = False,
+) -> list[Path]:
+    """Execute each notebook and write it as one HTML page to read or print (no speaker notes)."""
     paths = paths or default_paths()
+    notebooks = list(notebooks)
     written = []
-    for path in notebooks:
-        print(f"executing {path.name} ...", file=sys.stderr, flush=True)
-        written.append(write_html(execute_notebook(path), path.stem, paths, offline))
+    for k, path in enumerate(notebooks, 1):
+        start = _progress(k, len(notebooks), f"executing {path.name} for a page")
+        page = classroom_notebook(execute_notebook(path), path.stem, with_solutions=with_solutions, keep_notes=False)
+        written.append(write_html(page, path.stem, paths, offline))
+        _done(start, written[-1])
+    make_readable(paths.html)
     return written
 
 
-def build_handouts(notebooks: Iterable[Path], paths: BuildPaths | None = None) -> list[Path]:
-    """Write the student handout of each notebook to `_build/handouts/`."""
+def build_solutions(
+    notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None
+) -> list[Path]:
+    """The self-study set in `_build/solutions/`: each master executed without speaker notes and
+    tests, solutions shown, as .ipynb (outputs kept) and .html (solutions folded, click to open)."""
     paths = paths or default_paths()
-    paths.handouts.mkdir(parents=True, exist_ok=True)
+    notebooks = list(notebooks)
     written = []
-    for path in notebooks:
-        out = paths.handouts / path.name
-        nbformat.write(make_handout(nbformat.read(path, as_version=4)), out)
-        written.append(out)
+    for k, path in enumerate(notebooks, 1):
+        start = _progress(k, len(notebooks), f"executing {path.name} for the solutions")
+        nb = execute_notebook(path)
+        page = classroom_notebook(nb, path.stem, with_solutions=True, keep_notes=False)
+        for cell in page.cells:
+            if cell.cell_type == "code" and not cell.source.strip():
+                cell.outputs = []
+        paths.solutions.mkdir(parents=True, exist_ok=True)
+        target = paths.solutions / f"{path.stem}-solutions.ipynb"
+        stored = copy.deepcopy(page)
+        stored.metadata.pop("widgets", None)
+        stored.cells = [c for c in stored.cells if c.metadata.get("slideshow", {}).get("slide_type") != "notes"]
+        for cell in stored.cells:
+            if "gamekit-solution" in cell.metadata.get("tags", []):
+                cell.metadata["tags"] = [t for t in cell.metadata["tags"] if t != "gamekit-solution"] + ["solution"]
+        from .tidy import KERNELSPEC
+
+        stored.metadata["kernelspec"] = dict(KERNELSPEC)
+        nbformat.write(stored, target)
+        written.append(target)
+        local = _prepare_offline(paths, paths.solutions, offline)
+        html_path = paths.solutions / f"{path.stem}-solutions.html"
+        html_path.write_text(page_html(page, local), encoding="utf-8")
+        written.append(html_path)
+        _done(start, html_path)
+    make_readable(paths.solutions)
     return written

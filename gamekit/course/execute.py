@@ -4,11 +4,65 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 import nbformat
 
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
+
+#: Dots per inch of figures on slides: figures are drawn sharp enough to be shown up to about
+#: 1.5 times their notebook size on a 1280 x 720 slide.
+SLIDE_DPI = 150
+
+#: Code run in the kernel before a notebook that becomes slides (the "slide style"):
+#: matplotlib defaults for a projector (a figure 11 x 5.5 in, text >= 16 pt), figures rendered
+#: at SLIDE_DPI, and each figure's smallest drawn font size recorded in its output metadata
+#: (`gamekit_min_font_pt`, `gamekit_dpi`), so the build and scripts/check_slides.py can
+#: compute how large its text is on the slide. A notebook's own rcParams still win.
+SLIDE_STYLE = f"""
+import matplotlib as _gk_mpl
+import matplotlib.pyplot as _gk_plt
+import matplotlib.text as _gk_text
+_gk_mpl.rcParams.update({{
+    "figure.figsize": (11, 5.5), "font.size": 16, "axes.titlesize": 18, "axes.labelsize": 16,
+    "xtick.labelsize": 15, "ytick.labelsize": 15, "legend.fontsize": 15, "figure.titlesize": 18,
+}})
+try:
+    import matplotlib_inline.backend_inline as _gk_inline
+    from IPython import get_ipython as _gk_ip
+    from IPython.core.pylabtools import select_figure_formats as _gk_formats
+    _gk_ip().run_line_magic(
+        "config", "InlineBackend.print_figure_kwargs = {{'bbox_inches': 'tight', 'dpi': {SLIDE_DPI}}}"
+    )
+    _gk_formats(_gk_ip(), {{"png"}}, bbox_inches="tight", dpi={SLIDE_DPI})
+
+    def _gk_min_font(fig):
+        fig.canvas.draw()
+        hidden = set()
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                if not (ax.axison and axis.get_visible()):
+                    hidden.update(axis.findobj(_gk_text.Text))
+        sizes = [t.get_fontsize() for t in fig.findobj(_gk_text.Text)
+                 if t not in hidden and t.get_visible() and t.get_text().strip()]
+        return min(sizes) if sizes else None
+
+    def _gk_metadata(fig, _orig=_gk_inline._fetch_figure_metadata):
+        meta = dict(_orig(fig) or {{}})
+        try:
+            size = _gk_min_font(fig)
+        except Exception:
+            size = None
+        if size is not None:
+            meta["gamekit_min_font_pt"] = round(float(size), 2)
+            meta["gamekit_dpi"] = {SLIDE_DPI}
+        return meta or None
+
+    _gk_inline._fetch_figure_metadata = _gk_metadata
+except Exception as _gk_error:  # the slides still build, only unmeasured
+    print("slide style not applied:", _gk_error)
+"""
 
 
 @contextlib.contextmanager
@@ -29,25 +83,45 @@ def inline_figures():
             os.environ["MPLBACKEND"] = old
 
 
-def execute_notebook(path: str | Path, timeout: int = 600) -> nbformat.NotebookNode:
+def ipc_config(folder: str):
+    """nbclient configuration for a kernel on IPC sockets in `folder`.
+
+    ipykernel 7 prints "Kernel is running over TCP without encryption ... susceptible to
+    eavesdropping" for every TCP kernel; a kernel on local sockets opens no port and says nothing.
+    """
+    from traitlets.config import Config
+
+    c = Config()
+    c.KernelManager.transport = "ipc"
+    c.KernelManager.ip = os.path.join(folder, "kernel")
+    return c
+
+
+def execute_notebook(path: str | Path, timeout: int = 600, setup: str | None = None) -> nbformat.NotebookNode:
     """Run every cell of the notebook at `path` in a fresh kernel; return the executed notebook.
 
     The kernel's working directory is the notebook's folder, widget state is kept, and
-    an error in any cell raises `nbclient.exceptions.CellExecutionError`.
+    an error in any cell raises `nbclient.exceptions.CellExecutionError`. `setup` is code run
+    first in the same kernel (for example SLIDE_STYLE); it leaves no cell behind.
     """
     from nbclient import NotebookClient
 
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-        store_widget_state=True,
-    )
-    with inline_figures():
+    if setup:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(setup))
+    with tempfile.TemporaryDirectory(prefix="kernel-") as sockets, inline_figures():
+        client = NotebookClient(
+            nb,
+            timeout=timeout,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+            store_widget_state=True,
+            config=ipc_config(sockets),
+        )
         client.execute()
+    if setup:
+        del nb.cells[0]
     return nb
 
 

@@ -1,9 +1,12 @@
 """Hygiene checks for course notebooks (used by the tests and by the course build).
 
-The conventions (COURSE.md): notebooks are stored without outputs; every cell has slide
-metadata; an exercise is a markdown cell starting `**Exercise N.M**` and its solution is
-the next code cell, which starts with `# Solution`, carries the tag `solution` and is
-collapsed (`jupyter.source_hidden`).
+The conventions (COURSE.md): notebooks are stored without outputs, with the kernel's own
+metadata; every cell has slide metadata. A chapter is a master in otter-grader's assignment
+format: an `# ASSIGNMENT CONFIG` cell first, then at least four exercises, each a
+`# BEGIN QUESTION` ... `# END QUESTION` block whose prompt starts `**Exercise N.M**`, with a
+solution, and (unless graded by hand, `manual: true`) public and hidden tests. The old
+self-checks (`check(...)`) and `solution`-tagged cells are gone, and data is found through
+`gamekit.data.data_path`, never through `../data`.
 """
 
 from __future__ import annotations
@@ -12,31 +15,73 @@ import re
 
 import nbformat
 
-EXERCISE = re.compile(r"^\s*\*\*Exercise (\d+)\.(\d+)")
+from . import assign
+
+EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)?\*\*Exercise (\d+)\.(\d+)\*\*", re.S)
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
+_OLD_CHECK = re.compile(r"(^|[^.\w])check\(|from gamekit import[^\n]*\bcheck\b|gamekit\.check\b")
 
 
-def is_solution(cell) -> bool:
-    return cell.cell_type == "code" and "solution" in cell.metadata.get("tags", [])
-
-
-def exercises(nb: nbformat.NotebookNode) -> list[tuple[str, int, int | None]]:
-    """(exercise label, index of its markdown cell, index of its solution cell or None)."""
+def exercises(nb: nbformat.NotebookNode) -> list[tuple[str, int]]:
+    """(exercise label like '1.2', index of its markdown cell) for every `**Exercise N.M**` cell."""
     found = []
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown":
             m = EXERCISE.match(cell.source)
             if m:
-                nxt = next((j for j in range(i + 1, len(nb.cells)) if nb.cells[j].cell_type == "code"), None)
-                sol = nxt if nxt is not None and is_solution(nb.cells[nxt]) else None
-                found.append((f"{m.group(1)}.{m.group(2)}", i, sol))
+                found.append((f"{m.group(1)}.{m.group(2)}", i))
     return found
 
 
-def notebook_problems(nb: nbformat.NotebookNode, stored: bool = True) -> list[str]:
+def _test_body(source: str) -> str:
+    return assign._TEST_CONFIG.sub("", source)
+
+
+def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
+    """What breaks the otter exercise format in a chapter (empty list when fine)."""
+    if not assign.is_assignment(nb):
+        return [f"no '{assign.CONFIG_MARK}' raw cell among the first cells (see COURSE.md, Exercise format)"]
+    problems = []
+    qs = assign.questions(nb)
+    names = [q.name for q in qs]
+    if len(set(names)) != len(names):
+        problems.append(f"question names repeat: {names}")
+    if len(qs) < 4:
+        problems.append(f"only {len(qs)} exercises (at least 4 wanted)")
+    labels = [label for label, _ in exercises(nb)]
+    if len(set(labels)) != len(labels):
+        problems.append(f"exercise numbers repeat: {labels}")
+    for q in qs:
+        where = f"question {q.name}"
+        if q.prompt is None or not EXERCISE.match(nb.cells[q.prompt].source):
+            problems.append(f"{where}: its first markdown cell does not start with **Exercise N.M**")
+        if not q.solution_cells:
+            problems.append(f"{where}: no solution (BEGIN SOLUTION ... END SOLUTION)")
+        hidden = [i for i in q.test_cells if assign.test_is_hidden(nb.cells[i].source)]
+        public = [i for i in q.test_cells if i not in hidden]
+        if q.manual and q.test_cells:
+            problems.append(f"{where}: a manual question has tests")
+        if not q.manual and (not hidden or not public):
+            problems.append(f"{where}: needs at least one public and one hidden test")
+        for i in q.test_cells:
+            if re.search(r"\bprint\(", _test_body(nb.cells[i].source)):
+                problems.append(f"cell {i}: a test prints (tests are asserts that show nothing)")
+    inside = {i for q in qs for i in (*q.solution_cells, *q.test_cells)}
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown" and EXERCISE.match(cell.source) and i not in {q.prompt for q in qs}:
+            problems.append(f"cell {i}: an exercise outside BEGIN QUESTION ... END QUESTION")
+        if "solution" in cell.metadata.get("tags", []):
+            problems.append(f"cell {i}: old-style `solution` tag (use BEGIN SOLUTION ... END SOLUTION)")
+        if cell.cell_type == "code" and i not in inside and _OLD_CHECK.search(cell.source):
+            problems.append(f"cell {i}: uses the old self-check `check(...)` (otter's tests replace it)")
+    return problems
+
+
+def notebook_problems(nb: nbformat.NotebookNode, stored: bool = True, chapter: bool = True) -> list[str]:
     """Everything about `nb` that breaks the course conventions (empty list when fine).
 
-    With `stored=True` the notebook is checked as committed: no outputs allowed.
+    With `stored=True` the notebook is checked as committed: no outputs allowed. With
+    `chapter=True` it must be a master in the exercise format (00-start-here is no chapter).
     """
     problems = []
     kernel = nb.metadata.get("kernelspec", {}).get("name")
@@ -48,22 +93,8 @@ def notebook_problems(nb: nbformat.NotebookNode, stored: bool = True) -> list[st
             problems.append(f"cell {i}: slideshow.slide_type is {slide!r}")
         if stored and cell.cell_type == "code" and (cell.get("outputs") or cell.get("execution_count")):
             problems.append(f"cell {i}: stored with outputs")
-        if is_solution(cell):
-            if not cell.source.lstrip().startswith("# Solution"):
-                problems.append(f"cell {i}: solution cell does not start with '# Solution'")
-            if not cell.metadata.get("jupyter", {}).get("source_hidden"):
-                problems.append(f"cell {i}: solution cell is not collapsed (jupyter.source_hidden)")
-    ex = exercises(nb)
-    labels = [label for label, _, _ in ex]
-    for label, i, sol in ex:
-        if sol is None:
-            problems.append(f"Exercise {label} (cell {i}) has no tagged solution as its next code cell")
-    if len(set(labels)) != len(labels):
-        problems.append(f"exercise numbers repeat: {labels}")
-    paired = {sol for _, _, sol in ex if sol is not None}
-    for i, cell in enumerate(nb.cells):
-        if is_solution(cell) and i not in paired:
-            problems.append(f"cell {i}: solution with no exercise before it")
-    if len(ex) < 4:
-        problems.append(f"only {len(ex)} exercises (at least 4 wanted)")
+        if cell.cell_type == "code" and "../data" in cell.source:
+            problems.append(f"cell {i}: reads ../data (use gamekit.data.data_path)")
+    if chapter:
+        problems += exercise_problems(nb)
     return problems

@@ -1,4 +1,4 @@
-"""Small helpers the notebooks use: show a function's real source, and self-checks."""
+"""Small helpers the notebooks use: show a function's real source (and a deprecated self-check)."""
 
 from __future__ import annotations
 
@@ -83,36 +83,15 @@ def _same(answer: Any, expected: Any, tol: float) -> bool:
 
 
 def check(answer: Any, expected: Any, hint: str = "", tol: float = 1e-9) -> CheckResult:
-    """Compare a student's answer with the value the library computes; say right or not yet, and why.
+    """Deprecated self-check, kept only so that notebooks not yet converted still run.
 
-    `expected` should be computed by code, never typed in. `hint` is shown when the answer is off.
+    Exercises are checked by otter-grader now (`grader.check("q1_1")` in the student notebooks
+    that `python -m gamekit.course assign` builds). This check never shows the expected value,
+    what is missing or extra, or whether a number is too large or too small: only "Right" or
+    "Not yet" and the author's hint.
     """
     if answer is None or answer is Ellipsis:
         return CheckResult(False, "Not yet: replace the ... with your answer and run the cell again.")
     if _same(answer, expected, tol):
-        return CheckResult(True, f"Right: {answer!r} is correct.")
-    why = ""
-    if isinstance(expected, (set, frozenset, list, tuple)) and isinstance(answer, (set, frozenset, list, tuple)):
-        try:
-            missing = [x for x in expected if x not in answer]
-            extra = [x for x in answer if x not in expected]
-            parts = []
-            if missing:
-                parts.append(f"missing {missing[:8]}{' …' if len(missing) > 8 else ''}")
-            if extra:
-                parts.append(f"should not contain {extra[:8]}{' …' if len(extra) > 8 else ''}")
-            if not parts and len(answer) != len(expected):
-                parts.append(f"{len(answer)} items, expected {len(expected)}")
-            if not parts:
-                parts.append("right items, wrong order")
-            why = "; ".join(parts)
-        except TypeError:
-            why = ""
-    elif isinstance(expected, (int, float, Fraction)) and isinstance(answer, (int, float, Fraction)):
-        why = "too large" if answer > expected else "too small"
-    elif type(answer) is not type(expected):
-        why = f"expected a {type(expected).__name__}, got a {type(answer).__name__}"
-    message = f"Not yet: {answer!r} is not right" + (f" ({why})" if why else "") + "."
-    if hint:
-        message += f" Hint: {hint}"
-    return CheckResult(False, message)
+        return CheckResult(True, "Right.")
+    return CheckResult(False, "Not yet." + (f" Hint: {hint}" if hint else ""))

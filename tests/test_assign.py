@@ -1,0 +1,163 @@
+"""Student notebooks and autograders (otter assign): no solution, hidden test or speaker note leaks.
+
+Fast tests read the otter format of the fixture master (tests/fixtures/99-fixture.ipynb);
+the `notebook` tests run `otter assign` on it and on every chapter in notebooks/.
+"""
+
+import json
+import re
+import stat
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import NOTEBOOKS
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+from make_fixture import FIXTURE, fixture_notebook
+
+from gamekit.course import assign
+
+CHAPTERS = [p for p in NOTEBOOKS if not p.name.startswith("00-")]
+
+
+def test_fixture_file_is_what_make_fixture_writes():
+    def squeeze(nb):  # ruff format may respace the stored code
+        return [(c.cell_type, re.sub(r"\s+", "", c.source)) for c in nb.cells]
+
+    stored = nbformat.read(FIXTURE, as_version=4)
+    assert squeeze(stored) == squeeze(fixture_notebook()), "run `python tests/fixtures/make_fixture.py`"
+
+
+def test_questions_are_read_from_the_otter_markers():
+    nb = fixture_notebook()
+    qs = assign.questions(nb)
+    assert [(q.name, q.points, q.manual) for q in qs] == [
+        ("q99_1", 1, False),
+        ("q99_2", 2, False),
+        ("q99_3", 1, True),
+        ("q99_4", 1, False),
+    ]
+    for q in qs:
+        assert nb.cells[q.prompt].source.startswith("**Exercise 99.")
+        assert q.solution_cells and all(nb.cells[i].cell_type in ("code", "markdown") for i in q.solution_cells)
+    hidden = [assign.test_is_hidden(nb.cells[i].source) for i in qs[1].test_cells]
+    assert hidden == [False, True, True]
+    assert assign.assignment_name(nb) == "99-fixture" and assign.is_assignment(nb)
+    nb.cells[1].source = "# not a config"
+    assert not assign.is_assignment(nb)
+    with pytest.raises(ValueError, match="ASSIGNMENT CONFIG"):
+        assign.assignment_name(nb)
+
+
+def test_secret_lines_are_solutions_hidden_tests_and_notes_but_not_public_code():
+    secrets = assign.secret_lines(fixture_notebook())
+    assert "answer_99_1 = [3, 11]" in secrets["solution"]
+    assert "best = -math.inf if maximise else math.inf" in secrets["solution"]
+    # the function header stays in the student copy: it is no secret
+    assert not any(line.startswith("def alphabeta_value") for line in secrets["solution"])
+    assert any("alphabeta(SubtractionGame(15)).nodes" in line for line in secrets["hidden test"])
+    assert not any("in (-1, 1)" in line for line in secrets["hidden test"]), "a public test is no secret"
+    assert any("secret-note" in line for line in secrets["speaker notes"])
+
+
+def test_student_leaks_finds_a_planted_solution_note_or_hidden_test():
+    master = fixture_notebook()
+    clean = assign.without_teacher_cells(master)
+    qs = assign.questions(master)
+    student = nbformat.v4.new_notebook(cells=[c for i, c in enumerate(master.cells) if i < qs[0].prompt])
+    student = assign.without_teacher_cells(student)
+    assert assign.student_leaks(master, student) == []
+    assert any(c.metadata.get("slideshow", {}).get("slide_type") == "notes" for c in master.cells)
+    assert not any(assign.is_teacher_only(c) for c in clean.cells)
+    for planted, kind in [
+        ("x = 1\nanswer_99_1 = [3, 11]", "solution"),
+        ("Speaker notes: the answer to Exercise 99.1 is secret-note-3-and-11.", "speaker notes"),
+    ]:
+        leaky = nbformat.from_dict(json.loads(json.dumps(student)))
+        leaky.cells.append(nbformat.v4.new_code_cell(planted))
+        assert any(f.startswith(kind) for f in assign.student_leaks(master, leaky)), kind
+    hidden_in_metadata = nbformat.from_dict(json.loads(json.dumps(student)))
+    test = "assert _g.calls == alphabeta(SubtractionGame(15)).nodes - 1"
+    hidden_in_metadata.metadata["otter"] = {"tests": {"q99_2": test}}
+    assert any(f.startswith("hidden test") for f in assign.student_leaks(master, hidden_in_metadata))
+
+
+def test_teacher_only_cells_are_notes_or_tagged():
+    md = nbformat.v4.new_markdown_cell
+    assert assign.is_teacher_only(md("x", metadata={"slideshow": {"slide_type": "notes"}}))
+    assert assign.is_teacher_only(md("x", metadata={"tags": ["teacher-only"]}))
+    assert not assign.is_teacher_only(md("x", metadata={"slideshow": {"slide_type": "skip"}}))
+
+
+def test_solution_notebook_shows_solutions_without_notes_tests_or_markers():
+    sol = assign.solution_notebook(fixture_notebook())
+    text = "\n".join(c.source for c in sol.cells)
+    assert "answer_99_1 = [3, 11]" in text and "best = -math.inf" in text
+    assert "# SOLUTION" not in text and "BEGIN" not in text and "secret-note" not in text
+    assert "nodes - 1" not in text and all(c.cell_type != "raw" for c in sol.cells)
+
+
+def test_solution_code_drops_otter_comments():
+    src = "x = 1  # SOLUTION\n    # BEGIN SOLUTION\ny = 2\n    # END SOLUTION\nz = 3"
+    assert assign.solution_code(src) == "x = 1\ny = 2\nz = 3"
+
+
+def test_quiet_output_drops_the_kernel_tcp_warning():
+    text = "a\n[IPKernelApp] WARNING | Kernel is running over TCP without encryption. All ...\nb"
+    assert assign.quiet_output(text) == "a\nb"
+
+
+# --- otter assign --------------------------------------------------------------------------------
+
+
+@pytest.mark.notebook
+def test_assign_fixture_writes_a_clean_student_notebook_and_an_autograder():
+    from assigned import assigned_fixture
+
+    done = assigned_fixture()
+    assert done.student.name == "99-fixture-student.ipynb" != FIXTURE.name
+    student = nbformat.read(done.student, as_version=4)
+    nbformat.validate(student)
+    assert assign.student_leaks(nbformat.read(FIXTURE, as_version=4), student) == []
+    text = "\n".join(c.source for c in student.cells)
+    assert 'otter.Notebook("99-fixture-student.ipynb")' in text
+    assert [q for q in ("q99_1", "q99_2", "q99_4") if f'grader.check("{q}")' in text] == ["q99_1", "q99_2", "q99_4"]
+    assert "answer_99_1 = ..." in text and "answer_99_4 = ..." in text
+    assert "def alphabeta_value(game, state" in text, "the function header stays for the student to fill in"
+    assert not any(c.metadata.get("slideshow", {}).get("slide_type") == "notes" for c in student.cells)
+    assert all("slide_type" in c.metadata.get("slideshow", {}) for c in student.cells)
+    assert student.metadata["kernelspec"]["display_name"] == "Python 3 (ipykernel)"
+    with zipfile.ZipFile(done.autograder) as z:
+        assert {"tests/q99_1.py", "tests/q99_2.py", "tests/q99_4.py", "otter_config.json"} <= set(z.namelist())
+    listing = json.loads(done.questions.read_text())
+    assert [q["name"] for q in listing["questions"] if q["manual"]] == ["q99_3"]
+    for path in (done.student, done.autograder, done.student.parent):
+        assert stat.S_IMODE(path.stat().st_mode) in (0o644, 0o755)
+
+
+@pytest.mark.notebook
+def test_assign_refuses_a_master_whose_solution_fails_its_tests(tmp_path):
+    nb = fixture_notebook()
+    i = next(i for i, c in enumerate(nb.cells) if c.source.startswith("answer_99_4 ="))
+    nb.cells[i].source = "answer_99_4 = 41  # SOLUTION"
+    master = tmp_path / "99-broken.ipynb"
+    nbformat.write(nb, master)
+    with pytest.raises(RuntimeError, match="q99_4"):
+        assign.assign_notebook(master, tmp_path / "out")
+    assert not (tmp_path / "out" / "student" / "99-broken-student.ipynb").exists()
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_assign_every_chapter(path, tmp_path):
+    """Every chapter is a master in otter's format; its solutions pass its tests; nothing leaks."""
+    nb = nbformat.read(path, as_version=4)
+    assert assign.is_assignment(nb), f"{path.name} has no '{assign.CONFIG_MARK}' cell (COURSE.md: Exercise format)"
+    done = assign.assign_notebook(path, tmp_path)
+    student = nbformat.read(done.student, as_version=4)
+    assert assign.student_leaks(nb, student) == []
+    assert not any(assign.is_teacher_only(c) for c in student.cells)
+    assert sum('grader.check("' in c.source for c in student.cells) >= 3
