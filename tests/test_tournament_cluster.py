@@ -190,3 +190,19 @@ def test_the_time_bank_pays_for_slow_moves_until_it_is_empty(tmp_path):
         # each slow move costs 0.2 s of the 0.5 s bank: two moves are paid for, the third is lost
         assert len(r["times"][seat::2]) == 2, r["times"]
         assert r["seconds"] < 0.5 * 2 + 0.3 + 0.5 + 1.0 + 1.0
+
+
+def test_a_local_run_needs_nothing_of_dask(tmp_path):
+    code = (
+        "import sys\n"
+        "from gamekit.tournament import Tournament, Limits\n"
+        f"t = Tournament({str(tmp_path / 'local.sqlite')!r}, {[str(p) for p in SAMPLES[:2]]!r}, game='nim',\n"
+        "               limits=Limits(move_seconds=0.3))\n"
+        "assert t.run(workers=2) == 2\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+    helps = cli("--help")
+    assert helps.returncode == 0 and all(c in helps.stdout for c in ("validate", "run", "resume", "report"))
