@@ -178,12 +178,9 @@ def _set_limit(which: int, value: int) -> None:
 
 
 def _virtual_memory() -> int:
-    """This process's address space in bytes (what RLIMIT_AS counts)."""
-    with open(f"/proc/{os.getpid()}/status") as f:
-        for line in f:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    return 0
+    """This process's address space in bytes (what RLIMIT_AS counts; 0 where it cannot be read)."""
+    kb = _proc_status("VmSize")
+    return 0 if kb is None else kb * 1024
 
 
 def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> Guard:
@@ -204,8 +201,8 @@ def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readabl
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # Python ignores it; the limit must end the process
     if sys.modules.get("_posixsubprocess") is not None:
         sys.modules["_posixsubprocess"].fork_exec = _blocked  # type: ignore[attr-defined]
-    memory = _virtual_memory() + int(limits["memory_mb"] * MB)
-    _set_limit(resource.RLIMIT_AS, memory)
+    if _virtual_memory():  # the limit is "what it has now + memory_mb"; unknown size: no limit (macOS ignores it)
+        _set_limit(resource.RLIMIT_AS, _virtual_memory() + int(limits["memory_mb"] * MB))
     _set_limit(resource.RLIMIT_CPU, max(1, math.ceil(limits["cpu_seconds"])))
     _set_limit(resource.RLIMIT_FSIZE, int(limits["output_kb"] * 1024))
     _set_limit(resource.RLIMIT_CORE, 0)
@@ -216,13 +213,22 @@ def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readabl
     return guard
 
 
+def _proc_status(field: str) -> int | None:
+    """A number from /proc/<pid>/status (None where there is no /proc, e.g. macOS)."""
+    path = f"/proc/{os.getpid()}/status"
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return None
+
+
 def threads() -> int:
     """The threads of this process, as the kernel counts them (also those threading does not know)."""
-    with open(f"/proc/{os.getpid()}/status") as f:
-        for line in f:
-            if line.startswith("Threads:"):
-                return int(line.split()[1])
-    return threading.active_count()  # pragma: no cover  (no /proc, e.g. macOS)
+    count = _proc_status("Threads")
+    return threading.active_count() if count is None else count
 
 
 def load_agent(folder: str) -> Any:

@@ -73,8 +73,12 @@ def describe_status(status: int) -> str:
 
 
 def _close_other_fds(keep: set[int]) -> None:
-    for name in os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []:
-        fd = int(name)
+    """Close every file descriptor above 2 except `keep` (so an agent inherits nothing else)."""
+    if os.path.isdir("/proc/self/fd"):
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    else:  # no /proc (macOS): every possible descriptor
+        fds = list(range(3, min(4096, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)))
+    for fd in fds:
         if fd > 2 and fd not in keep:
             with contextlib.suppress(OSError):
                 os.close(fd)
