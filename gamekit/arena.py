@@ -27,6 +27,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -351,6 +352,13 @@ def _is_count(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
+def _check_int(x: Any, what: str) -> int:
+    """A whole number (numpy integers too), else a TypeError saying what is allowed."""
+    if isinstance(x, bool) or not isinstance(x, Integral):
+        raise TypeError(f"{what} must be a whole number (int), got {type(x).__name__} {x!r}")
+    return int(x)
+
+
 def _table_from_json(name: str, t: Any, where: str) -> GameTable:
     keys = ("agents", "wins", "draws", "losses", "first", "first_wins", "moves", "seconds")
     if not isinstance(t, dict) or any(k not in t for k in keys):
@@ -481,9 +489,10 @@ class Arena:
     def games_in_pairing(self, g: str, a: str, b: str, games_per_pair: int) -> int:
         """How many games the pairing counts: 2 (one per seat) for two deterministic agents on a
         fixed start (they can produce no other games), else `games_per_pair`."""
-        if self.games[g][1] is None and a in self.deterministic and b in self.deterministic:
-            return 2
-        return games_per_pair
+        return 2 if self._only_two_games(g, a, b) else games_per_pair
+
+    def _only_two_games(self, g: str, a: str, b: str) -> bool:
+        return self.games[g][1] is None and a in self.deterministic and b in self.deterministic
 
     def run(self, games_per_pair: int = 20, seed: int | None = None, progress: bool = True) -> ArenaResult:
         """Play every pairing and collect the results.
@@ -492,17 +501,14 @@ class Arena:
         Every pairing gets its own seeds derived from `seed` and the names, so the same seed
         gives the same results whatever else is entered.
         """
-        if (
-            isinstance(games_per_pair, bool)
-            or not isinstance(games_per_pair, int)
-            or games_per_pair < 2
-            or games_per_pair % 2
-        ):
+        games_per_pair = _check_int(games_per_pair, "games_per_pair")
+        seed = None if seed is None else _check_int(seed, "seed (or None)")
+        if games_per_pair < 2 or games_per_pair % 2:
             raise ValueError(
                 f"games_per_pair must be an even whole number >= 2 (every start is played from both "
                 f"seats), got {games_per_pair!r}"
             )
-        if seed is not None and not _is_count(seed):
+        if seed is not None and seed < 0:
             raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
         tables = {g: GameTable(g, list(entered)) for g, entered in self.entries.items()}
         pairs: Any = self.pairs()
@@ -522,7 +528,7 @@ class Arena:
         pa = TimedPlayer(self.entries[g][a](sa if seed is not None else None), a)
         pb = TimedPlayer(self.entries[g][b](sb if seed is not None else None), b)
         i, j = table.index(a), table.index(b)
-        if self.games_in_pairing(g, a, b, n) == 2:
+        if self._only_two_games(g, a, b):
             # two deterministic agents on a fixed start: play each seat twice, check that the
             # replay is the same game, and count each of the two distinct games once
             res = tournament(game, pa, pb, 4, seed=sm, start=start, paired=True, keep_records=True)

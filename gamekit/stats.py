@@ -39,8 +39,15 @@ _MAX_THETA = 40.0  # |ln p| beyond this (about 7000 Elo) means the maximum does 
 # --- rates -------------------------------------------------------------------------------------
 
 
+def _check_real(x: object, what: str) -> float:
+    """A real number (numpy floats and ints too), else a TypeError naming what is allowed."""
+    if isinstance(x, bool) or not isinstance(x, Real):
+        raise TypeError(f"{what} must be a number, got {type(x).__name__} {x!r}")
+    return float(x)
+
+
 def _check_confidence(confidence: float) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, Real) or not 0 < confidence < 1:
+    if not 0 < _check_real(confidence, "confidence") < 1:
         raise ValueError(f"confidence must be a number strictly between 0 and 1, got {confidence!r}")
     return float(confidence)
 
@@ -63,7 +70,7 @@ def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     at floor(k) to the upper end at ceil(k) (both ends grow with k), a little wider still.
     """
     n = _check_count(n, "n")
-    if isinstance(k, bool) or not isinstance(k, Real) or not math.isfinite(k) or not 0 <= k <= n:
+    if not math.isfinite(_check_real(k, "k")) or not 0 <= k <= n:
         raise ValueError(f"k must be a number between 0 and n = {n}, got {k!r}")
     level = _check_confidence(confidence)
     from scipy.stats import binomtest  # imported here: scipy.stats takes about a second to import
@@ -128,7 +135,7 @@ def _check_inputs(
     names = tuple(names)
     if len(set(names)) != len(names) or not names:
         raise ValueError(f"names must be distinct and at least one, got {names!r}")
-    if isinstance(prior, bool) or not isinstance(prior, Real) or not math.isfinite(prior) or prior < 0:
+    if not math.isfinite(_check_real(prior, "prior")) or prior < 0:
         raise ValueError(f"prior must be a finite number >= 0 (virtual games per agent), got {prior!r}")
     if draws not in DRAW_MODELS:
         raise ValueError(f"draws must be one of {DRAW_MODELS}, got {draws!r}")
@@ -141,11 +148,14 @@ def _check_inputs(
             raise ValueError(f"a result is a triple (i, j, score of i), got {r!r}")
         i, j, s = r
         for x in (i, j):
-            if isinstance(x, bool) or not isinstance(x, Integral) or not 0 <= x < n:
+            if isinstance(x, bool) or not isinstance(x, Integral):
+                raise TypeError(f"agent indices must be whole numbers (int), got {r!r}")
+            if not 0 <= x < n:
                 raise ValueError(f"agent indices must be whole numbers in 0..{n - 1}, got {r!r}")
         if i == j:
             raise ValueError(f"an agent does not play itself, got {r!r}")
-        if isinstance(s, bool) or s not in (0, 0.5, 1):
+        _check_real(s, "a score")
+        if s not in (0, 0.5, 1):
             raise ValueError(f"a score is 1 (win), 0.5 (draw) or 0 (loss), got {r!r}")
         rows.append((int(i), int(j), float(s)))
     return names, np.array(rows, float).reshape(-1, 3)

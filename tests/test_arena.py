@@ -315,6 +315,11 @@ def test_bad_input_is_refused_and_changes_nothing():
         arena.run(5)  # each start is played from both seats
     with pytest.raises(ValueError, match="seed"):
         arena.run(4, seed=-1)
+    for bad in (True, 4.0, "4", None):
+        with pytest.raises(TypeError, match="games_per_pair"):
+            arena.run(bad)
+    with pytest.raises(TypeError, match="seed"):
+        arena.run(4, seed=1.5)
     with pytest.raises(TypeError, match="not a Game|missing"):
         arena.add_game("bad", object())
     with pytest.raises(KeyError, match="did not play"):
@@ -324,6 +329,21 @@ def test_bad_input_is_refused_and_changes_nothing():
 # --- the course's line-up and its saved runs ---------------------------------------------------------
 
 COMMAND = "python scripts/make_arena.py --games-per-pair 20 --seeds 0 1 2 3 4 --out data/arena_seeds.json"
+
+
+def test_numpy_integers_are_accepted():
+    arena = Arena(games={"misere": Nim([1, 2], misere=True)})
+    arena.enter("a", lambda s: PerfectPlayer(), deterministic=True)
+    arena.enter("b", lambda s: RandomPlayer(seed=s))
+    t = arena.run(np.int64(4), seed=np.int64(3), progress=False)["misere"]
+    assert t.games(0, 1) == 4
+
+
+def test_the_class_arena_is_small_and_quick():
+    from gamekit import class_arena
+
+    t = class_arena().run(2, seed=0, progress=False)["subtraction 3,5,11"]
+    assert len(t.agents) == 5 and all(t.games(i, j) == 2 for i in range(5) for j in range(5) if i != j)
 
 
 def test_course_arena_enters_each_agent_where_it_can_play():

@@ -34,11 +34,18 @@ def test_rate_text():
 @pytest.mark.parametrize(
     "k, n, conf, exc",
     [(11, 10, 0.95, ValueError), (-1, 10, 0.95, ValueError), (1, 0, 0.95, ValueError), (1, 2.0, 0.95, TypeError),
-     (1, True, 0.95, TypeError), (1, 10, 1.0, ValueError), (math.nan, 10, 0.95, ValueError)],
+     (1, True, 0.95, TypeError), (1, 10, 1.0, ValueError), (math.nan, 10, 0.95, ValueError),
+     ("1", 10, 0.95, TypeError), (1, None, 0.95, TypeError), (1, 10, "95%", TypeError), (True, 10, 0.95, TypeError)],
 )  # fmt: skip
 def test_wilson_refuses_bad_input(k, n, conf, exc):
     with pytest.raises(exc):
         wilson(k, n, conf)
+
+
+def test_numpy_numbers_are_accepted():
+    assert wilson(np.int64(5), np.int64(10)) == wilson(5, 10)
+    r = fit_ratings(["a", "b"], [(np.int64(0), np.int64(1), np.float64(1.0)), (0, 1, 0.0)], prior=np.float64(1.0))
+    assert r["a"] == pytest.approx(0.0, abs=1e-9)
 
 
 # --- the rating fit against a generic optimiser ----------------------------------------------
@@ -132,7 +139,8 @@ def test_no_finite_maximum_without_prior_is_an_error_and_the_prior_fixes_it():
     [(["a", "a"], [], {}), (["a", "b"], [(0, 0, 1.0)], {}), (["a", "b"], [(0, 1, 0.7)], {}),
      (["a", "b"], [(0, 2, 1.0)], {}), (["a", "b"], [(0, 1, 1.0)], {"prior": -1}),
      (["a", "b"], [(0, 1, 1.0)], {"draws": "rao"}), (["a", "b"], [(0, 1, 1.0)], {"anchor": "z"}),
-     (["a", "b"], [(0, 1, 0.5)] * 3, {})],
+     (["a", "b"], [(0, 1, 0.5)] * 3, {}), (["a", "b"], [(0.0, 1, 1.0)], {}), (["a", "b"], [(0, 1, "win")], {}),
+     (["a", "b"], [(0, 1, 1.0)], {"prior": True}), ("ab", [], {}), (["a", "b"], [(0, 1)], {})],
 )  # fmt: skip
 def test_fit_refuses_bad_input(names, results, kw):
     with pytest.raises((ValueError, TypeError)):
