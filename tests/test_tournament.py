@@ -356,3 +356,19 @@ def test_a_tournament_with_no_games_yet_still_reports_and_says_why_it_has_no_rat
     with pytest.raises(ValueError, match="at least two accepted"):
         results.ratings()
     assert "no rating yet" in leaderboard_html(results) and "rejected: broken" in results.table()
+
+
+def test_importing_a_module_nobody_loaded_is_allowed_even_after_the_source_folder_changed():
+    import gamekit
+    from gamekit.tournament import validate_agent
+    from gamekit.tournament.zygote import shared_zygote
+
+    shared_zygote()  # the agents' parent is running and has listed sys.path once
+    package_parent = Path(gamekit.__file__).resolve().parent.parent
+    stat = package_parent.stat()
+    os.utime(package_parent, (stat.st_atime, stat.st_mtime + 2))  # as if a file had been added there
+    try:
+        verdict = validate_agent(AGENTS / "importer.py", "tictactoe", limits=FAST)
+    finally:
+        os.utime(package_parent, (stat.st_atime, stat.st_mtime))
+    assert verdict.status == "accepted", verdict.reason

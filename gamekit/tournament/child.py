@@ -131,6 +131,9 @@ class Guard:
         self.folder = [os.path.realpath(folder)]
         self.readable = self.folder + readable + [f"/proc/{os.getpid()}"]
         self.devices = {"/dev/null", "/dev/urandom", "/dev/random"}
+        # Python's import system lists the folders on sys.path (names only, never contents) when it
+        # looks for a module that is not loaded yet; listing exactly those folders is allowed.
+        self.import_folders = {os.path.realpath(p or ".") for p in sys.path}
 
     def violation(self, what: str) -> NoReturn:
         with contextlib.suppress(Exception):
@@ -155,7 +158,7 @@ class Guard:
         elif event in READ_EVENTS:
             if args and args[0] is not None and not isinstance(args[0], int):
                 target = _resolve(args[0])
-                if not _under(target, self.readable):
+                if not _under(target, self.readable) and target not in self.import_folders:
                     self.violation(f"listing a folder outside its own: {target}")
         elif event in CHANGE_EVENTS:
             for arg in args:
