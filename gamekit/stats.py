@@ -356,7 +356,8 @@ def bootstrap_ratings(
     refits, and anchors the same way; low/high are the (1 − confidence)/2 and (1 + confidence)/2
     quantiles of each agent's replicate ratings. The point estimates are the fit to all games.
     The same seed gives the same intervals. (With anchor="x", x's interval is [0, 0]: intervals
-    are for differences to x.)
+    are for differences to x.) The intervals describe the penalised fit: for an agent that never
+    lost, the prior sets how high it can go, and its interval understates how little is known.
     """
     reps = _check_count(reps, "reps", minimum=2)
     seed = _check_count(seed, "seed", minimum=0)
