@@ -8,19 +8,45 @@ import tomllib
 from conftest import NOTEBOOKS, ROOT
 
 from gamekit.course.nbcheck import notebook_problems
+from gamekit.course.tidy import metadata_problems, tidy_notebook
+
+FIXTURE = ROOT / "tests" / "fixtures" / "99-fixture.ipynb"
+STORED = [*NOTEBOOKS, FIXTURE]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", STORED, ids=[p.stem for p in STORED])
 def test_notebook_is_stored_clean(path):
+    """No outputs, slide metadata on every cell, and (chapters) otter's exercise format."""
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
-    assert notebook_problems(nb, stored=True) == []
+    assert notebook_problems(nb, stored=True, chapter=not path.name.startswith("00-")) == []
+
+
+@pytest.mark.parametrize("path", STORED, ids=[p.stem for p in STORED])
+def test_notebook_is_stored_with_the_kernels_metadata(path):
+    """Opening the notebook must not mark it modified: `python -m gamekit.course tidy` fixes this."""
+    nb = nbformat.read(path, as_version=4)
+    assert metadata_problems(nb) == [], "run `python -m gamekit.course tidy`"
+
+
+def test_tidy_sets_the_kernel_metadata_and_strips_outputs():
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("1", execution_count=3, outputs=[nbformat.v4.new_output("stream", text="1")])],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}, "language_info": {"name": "python"}},
+    )
+    nb.metadata["widgets"] = {"state": {}}
+    assert len(metadata_problems(nb)) == 3
+    tidy = tidy_notebook(nb)
+    assert metadata_problems(tidy) == [] and tidy.cells[0].outputs == [] and tidy.cells[0].execution_count is None
+    assert nb.cells[0].outputs, "tidy works on a copy"
+    assert tidy_notebook(tidy) == tidy
 
 
 def test_notebooks_exist_and_are_numbered():
     numbers = [int(p.name[:2]) for p in NOTEBOOKS]
     assert numbers, "no notebooks found"
-    assert numbers == sorted(set(numbers)) and numbers[0] == 1
+    assert numbers == sorted(set(numbers)) and numbers[0] in (0, 1)
+    assert (ROOT / "notebooks" / "00-start-here.ipynb").is_file(), "the start page for students"
 
 
 def _names(requirements):
@@ -74,6 +100,7 @@ def test_readme_install_and_test_commands_are_what_ci_runs():
 
 def test_readme_documents_the_course_build_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for command in ("slides", "handouts", "html", "assets"):
+    for command in ("slides", "html", "assets", "assign", "grade", "solutions", "tidy"):
         assert f"python -m gamekit.course {command}" in readme
+    assert "handouts" not in readme, "handouts were replaced by assign (otter-grader)"
     assert "environment.yml" in readme and not (ROOT / "binder").exists()

@@ -1,0 +1,146 @@
+"""Grading submissions (otter run, no Docker): right scores, and no submission can hang the run
+or cost another student points.
+
+Fast tests cover the reports on made-up results; the `notebook` test grades the fixture
+submissions (tests/fixtures/submissions.py: all correct, all blank, wrong answers, right answer
+with too many nodes, an infinite loop, a syntax error, a kernel crash, a deleted check cell)
+made from the student notebook of the fixture master, and checks every score.
+"""
+
+import csv
+import json
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+
+from gamekit.course import grade
+
+HIDDEN_CODE = "assert _g.calls == alphabeta(SubtractionGame(15)).nodes - 1"
+
+
+def _autograder(tmp_path, name="99-fixture"):
+    path = tmp_path / f"{name}-autograder.zip"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("otter_config.json", json.dumps({"assignment_name": name}))
+        z.writestr("tests/q1.py", "")
+        z.writestr("tests/q2.py", "")
+    (tmp_path / f"{name}-questions.json").write_text(
+        json.dumps(
+            {
+                "questions": [
+                    {"name": "q1", "points": 1, "manual": False},
+                    {"name": "q2", "points": 2, "manual": False},
+                    {"name": "q3", "points": 1, "manual": True},
+                ]
+            }
+        )
+    )
+    return path
+
+
+def _result(student, path, **questions):
+    res = grade.SubmissionResult(student, "99-fixture", path)
+    for name, (score, possible) in questions.items():
+        res.questions[name] = {
+            "score": score,
+            "possible": possible,
+            "cases": [
+                {"hidden": False, "passed": score > 0, "hint": None if score else "a list of moves", "message": "x"},
+                {"hidden": True, "passed": score == possible, "hint": None, "message": None},
+            ],
+        }
+    return res
+
+
+def test_autograders_are_found_by_assignment_name(tmp_path):
+    zip_path = _autograder(tmp_path)
+    found = grade.find_autograders([tmp_path])
+    assert list(found) == ["99-fixture"] and found["99-fixture"].zip == zip_path
+    assert [q["name"] for q in found["99-fixture"].questions] == ["q1", "q2", "q3"]
+    with pytest.raises(ValueError, match="assign"):
+        grade.find_autograders([tmp_path / "missing.zip"])
+
+
+def test_submissions_are_files_or_folders_per_student(tmp_path):
+    (tmp_path / "ann.ipynb").write_text(json.dumps({"metadata": {"otter": {"assignment_name": "99-fixture"}}}))
+    (tmp_path / "bob").mkdir()
+    (tmp_path / "bob" / "whatever.ipynb").write_text("not json")
+    (tmp_path / "bob" / ".ipynb_checkpoints").mkdir()
+    (tmp_path / "bob" / ".ipynb_checkpoints" / "whatever-checkpoint.ipynb").write_text("{}")
+    found = grade.find_submissions(tmp_path)
+    assert [(s.student, s.assignment) for s in found] == [("ann", "99-fixture"), ("bob", None)]
+    with pytest.raises(ValueError, match="not a folder"):
+        grade.find_submissions(tmp_path / "ann.ipynb")
+
+
+def test_reports_give_a_row_per_student_and_never_show_hidden_tests(tmp_path):
+    graders = grade.find_autograders([_autograder(tmp_path)])
+    sub = tmp_path / "ann.ipynb"
+    sub.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    results = [
+        _result("ann", sub, q1=(1.0, 1.0), q2=(1.0, 2.0)),
+        grade.SubmissionResult("bob", "99-fixture", sub, error="grading did not finish in 300 s"),
+    ]
+    results[0].questions["q2"]["cases"][1]["message"] = HIDDEN_CODE  # must never be shown
+    [csv_path] = grade.write_reports(results, graders, tmp_path / "grades")
+    rows = list(csv.DictReader(csv_path.open()))
+    assert [(r["student"], r["q1"], r["q2"], r["q3"], r["total"], r["possible"]) for r in rows] == [
+        ("ann", "1", "1", "", "2", "3"),
+        ("bob", "0", "0", "", "0", "3"),
+    ]
+    assert "did not finish" in rows[1]["notes"]
+    page = (tmp_path / "grades" / "feedback" / "99-fixture" / "ann.html").read_text()
+    assert "hidden tests passed: 0 of 1" in page and "graded by your teacher" in page
+    assert HIDDEN_CODE not in page and "alphabeta" not in page
+    assert "check cells missing for q1, q2" in page
+
+
+@pytest.mark.notebook
+def test_fixture_submissions_get_the_expected_scores(tmp_path, artifacts):
+    from assigned import assigned_fixture
+    from submissions import EXPECTED, write_submissions
+
+    done = assigned_fixture()
+    write_submissions(done.student, tmp_path / "submissions")
+    start = time.monotonic()
+    results, [csv_path] = grade.grade(
+        tmp_path / "submissions", [done.autograder], tmp_path / "grades", cell_timeout=10, jobs=2
+    )
+    seconds = time.monotonic() - start
+    got = {r.student: {q: r.score(q) for q in EXPECTED[r.student]} for r in results}
+    (artifacts / "grade-fixture.json").write_text(
+        json.dumps(
+            {
+                "seconds": round(seconds, 1),
+                "scores": got,
+                "per_submission_s": {r.student: round(r.seconds, 1) for r in results},
+            },
+            indent=1,
+        )
+    )
+    assert got == EXPECTED
+    by_student = {r.student: r for r in results}
+    assert any("ran longer than 10 s" in n for n in by_student["infinite-loop"].notes)
+    assert any("kernel died" in n for n in by_student["kernel-crash"].notes)
+    rows = {r["student"]: r for r in csv.DictReader(csv_path.open())}
+    assert rows["all-correct"]["total"] == "4" and rows["all-correct"]["q99_3"] == ""
+    for student in EXPECTED:
+        page = (tmp_path / "grades" / "feedback" / "99-fixture" / f"{student}.html").read_text()
+        assert HIDDEN_CODE not in page and "nodes - 1" not in page
+    deleted = (tmp_path / "grades" / "feedback" / "99-fixture" / "deleted-check-cell.html").read_text()
+    assert "check cells missing for q99_2" in deleted
+    # one looping submission (10 s) must not make the run wait for it serially, nor hang it
+    assert seconds < 600
+
+
+def test_the_cli_reports_a_missing_autograder(tmp_path, capsys):
+    from gamekit.course.__main__ import main
+
+    (tmp_path / "subs").mkdir()
+    assert main(["--out", str(tmp_path), "grade", str(tmp_path / "subs")]) == 2
+    assert "python -m gamekit.course assign" in capsys.readouterr().err
