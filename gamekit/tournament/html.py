@@ -208,7 +208,9 @@ def leaderboard_html(results: Results, reps: int = 200) -> str:
                 f"<span class='small'>{p.score:.2f} [{lo:.2f}, {hi:.2f}]</span></td>"
             )
         out.append("</tr>")
-    out.append("</table><h2>Forfeit log</h2>")
+    out.append("</table>")
+    out.append(_neighbours_html(results, rows))
+    out.append("<h2>Forfeit log</h2>")
     forfeits = results.forfeits()
     if forfeits:
         out.append(
@@ -232,6 +234,30 @@ def leaderboard_html(results: Results, reps: int = 200) -> str:
     out.append("<h2>Replay</h2>" + replay_html(results.records, "Pick a game:"))
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _neighbours_html(results: Results, rows: Sequence[Standing]) -> str:
+    """For each two neighbours on the board: is the upper one really better? (SPRT, games still needed)."""
+    lines = [
+        "<h2>Is the order settled?</h2><p class='small'>Each agent against the one ranked just below it, "
+        "in their own games: Wald's SPRT of &ldquo;50 Elo stronger&rdquo; against &ldquo;equal&rdquo; "
+        "(5 % errors), and about how many more games until the score's interval excludes &frac12;.</p>",
+        "<table><tr><th class='name'>pair</th><th>games</th><th>score</th><th class='name'>SPRT</th>"
+        "<th>more games</th></tr>",
+    ]
+    for upper, lower in zip(rows, rows[1:]):
+        if not results.pairing(upper.id, lower.id).games:
+            continue
+        q = results.sequential(upper.id, lower.id)
+        lo, hi = q.pairing.interval()
+        verdict = {"H1": "better", "H0": "not 50 Elo better"}.get(q.test.decision or "", "undecided")
+        more = "—" if math.isinf(q.more) else str(math.ceil(q.more))
+        lines.append(
+            f"<tr><td class='name'>{_e(upper.name)} vs {_e(lower.name)}</td><td>{q.pairing.games}</td>"
+            f"<td>{q.pairing.score:.2f} [{lo:.2f}, {hi:.2f}]</td><td class='name'>{verdict}</td><td>{more}</td></tr>"
+        )
+    lines.append("</table>")
+    return "\n".join(lines)
 
 
 def write_report(results: Results, folder: str | Path, reps: int = 200) -> Path:
