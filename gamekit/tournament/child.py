@@ -29,7 +29,6 @@ import json
 import math
 import os
 import random
-import resource
 import signal
 import site
 import sys
@@ -39,6 +38,11 @@ from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from .games import game_kind
+
+try:  # POSIX only; without it gamekit.tournament still imports (reports, in-process games)
+    import resource
+except ImportError:  # pragma: no cover  (Windows)
+    resource = None  # type: ignore[assignment]
 
 OUTPUT_FILE = "output.txt"
 AGENT_FILE = "agent.py"
@@ -188,6 +192,8 @@ def _virtual_memory() -> int:
 
 def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> Guard:
     """Move into `folder`, send output to a capped file there, set the limits, install the guard."""
+    if resource is None:  # pragma: no cover
+        raise RuntimeError("sandboxed agents need Linux or macOS (the resource module)")
     os.chdir(folder)
     os.environ.clear()
     os.environ.update({"HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"})
