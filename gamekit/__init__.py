@@ -83,8 +83,6 @@ from .players import (
 )
 from .protocol import Game, IllegalMoveError, MoveTypeError
 from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions
-from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
-from .sources.q_nim import source_learner as seed_learner  # ALIAS
 from .search import (
     AlphaBetaPlayer,
     GameTooDeepError,
@@ -103,6 +101,8 @@ from .search import (
 from .solve import best_moves, move_values, solve
 from .sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from .sources.julia_nim import find_counterexample, source_alphabeta, source_alphabeta_max_repaired, source_minmax
+from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
+from .sources.q_nim import source_learner as seed_learner  # ALIAS
 from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, games_to_separate, rate_text, sprt, wilson
 
 minmax_counted = source_minmax  # ALIAS
