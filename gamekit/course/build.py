@@ -178,6 +178,7 @@ _FOLDED_SOLUTIONS = """
 HTML_TEMPLATE = (
     "{%- extends 'index.html.j2' -%}"
     + _NO_MERMAID
+    + _MEASURED_PNG
     + _FOLDED_SOLUTIONS
     + "{% block html_head_css %}{{ super() }}<style>.gamekit-widget-note { font-style: italic; color: #555; }</style>"
     + "{% endblock html_head_css %}"

@@ -125,7 +125,7 @@ def jupyter_lab(workdir: Path, timeout: float = 90):
         JUPYTERLAB_WORKSPACES_DIR=str(workdir / ".lab-workspaces"),
         JUPYTER_RUNTIME_DIR=str(workdir / ".runtime"),
     )
-    log = open(workdir / "jupyter-lab.log", "w")
+    log = open(workdir / "jupyter-lab.log", "w")  # noqa: SIM115 - the server writes to it until it stops
     cmd = [
         sys.executable,
         "-m",

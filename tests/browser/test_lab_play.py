@@ -37,7 +37,8 @@ DIAGNOSE = """() => {
         if (c.model.type === 'code' && c.model.sharedModel.getSource().trim() !== ''
             && c.model.executionCount === null) pending.push(i);
     });
-    return {kernel: kernel ? kernel.status : 'none', pending: pending.slice(0, 10), cells: panel.content.widgets.length};
+    return {kernel: kernel ? kernel.status : 'none', pending: pending.slice(0, 10),
+            cells: panel.content.widgets.length};
 }"""
 
 

@@ -1,19 +1,22 @@
 """The teacher's way in: built slides (and the HTML page) work in Chromium with the network cut off.
 
-The slides of notebook 01 (or, before it exists, of a small sample notebook) are built with
-the course build (executed, widget state kept, reveal.js and friends from npm, copied into
-lib/ beside the slides), opened from file:// with every non-local request blocked, and
-checked: reveal.js started, a figure and a widget (rendered from its saved state) show,
-speaker notes exist, the page logged no errors. Screenshots land in test-artifacts/browser/.
+The slides of notebook 01 (or, while it is not in the exercise format, of the small sample master)
+are built with the course build (executed with the slide style, widget state kept, reveal.js and
+friends from npm, copied into lib/ beside the slides), opened from file:// with every non-local
+request blocked, and checked: reveal.js started, a figure shows with its text at least 14 px on
+the slide, a widget (rendered from its saved state) shows with its caption, speaker notes exist
+(in the speaker view only), the page logged no errors. The page to read has no solutions; the
+solutions page has them folded. Screenshots land in test-artifacts/browser/.
 """
 
 import shutil
 import warnings
 
 import browser_support as bs
+import nbformat
 import pytest
 
-from gamekit.course import build
+from gamekit.course import assign, build
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bs.skip_reason() is not None, reason=str(bs.skip_reason()))]
 
@@ -28,11 +31,19 @@ SHOW = """async (selector) => {
 }"""
 
 
+# The text of every slide without its speaker notes.
+SHOWN_TEXT = """() => [...document.querySelectorAll('.slides section')].map(s => {
+    const copy = s.cloneNode(true);
+    copy.querySelectorAll('aside.notes').forEach(a => a.remove());
+    return copy.textContent;
+}).join(' ')"""
+
+
 @pytest.fixture(scope="module")
 def slides(tmp_path_factory):
     """Offline slides of notebook 01 (or the sample notebook), in a folder of their own."""
     chosen = sorted((bs.ROOT / "notebooks").glob("01-*.ipynb"))
-    if not chosen:
+    if not chosen or not assign.is_assignment(nbformat.read(chosen[0], as_version=4)):
         import course_sample
 
         chosen = [course_sample.write_sample(tmp_path_factory.mktemp("sample"))]
@@ -42,6 +53,7 @@ def slides(tmp_path_factory):
         if not build.install_assets(paths):
             pytest.skip("npm is not installed, so offline slides cannot be built (they would use CDNs)")
     [out, page] = build.build_slides(chosen, paths, html=True)
+    build.build_solutions(chosen, paths)
     # Keep a copy of the built folders as test artifacts (open them from file:// to look at them).
     shutil.copytree(out.parent, bs.artifacts() / "slides", dirs_exist_ok=True)
     shutil.copytree(page.parent, bs.artifacts() / "html", dirs_exist_ok=True)
@@ -79,6 +91,15 @@ def test_slides_work_offline(browser, slides):
     box = img.bounding_box()
     assert box["y"] + box["height"] <= build.SLIDE_HEIGHT + 1, "the figure runs off the slide"
     page.screenshot(path=str(bs.artifacts() / "slides-figure.png"))
+    measured = page.locator("img.gamekit-figure").first
+    text_px = measured.evaluate("""async (img) => {
+        const Reveal = await new Promise(done => require(['lib/reveal.js/dist/reveal.js'], done));
+        const width = img.getBoundingClientRect().width / Reveal.getScale();
+        return parseFloat(img.dataset.minFontPt) * parseFloat(img.dataset.dpi) / 72 * width / img.naturalWidth;
+    }""")
+    # the browser measures what the build chose (scripts/check_slides.py relies on both)
+    static = build.figure_report(slides.read_text(encoding="utf-8"))[0]["min_text_px"]
+    assert abs(text_px - static) <= 0.5 + 0.02 * static, (text_px, static)
 
     # A widget rendered by the widget manager from the state saved at execution time.
     page.wait_for_selector(".jupyter-widgets .lm-Widget", state="attached", timeout=30_000)
@@ -86,7 +107,11 @@ def test_slides_work_offline(browser, slides):
     page.evaluate(SHOW, widget)
     page.wait_for_timeout(800)
     assert page.locator(widget).first.is_visible()
+    assert page.locator(".gamekit-widget-note").first.is_visible(), "a widget picture needs its caption"
     page.screenshot(path=str(bs.artifacts() / "slides-widget.png"))
+    shown = page.evaluate(SHOWN_TEXT)
+    notes = page.locator("aside.notes").first.inner_text()
+    assert notes[:40] not in shown, "speaker notes must appear only in the speaker view"
 
     # The speaker view (key S) opens offline and shows the notes of a slide that has some.
     page.evaluate(SHOW, "aside.notes")
@@ -115,6 +140,11 @@ def test_html_page_works_offline(browser, slides):
     images = page.locator(".jp-OutputArea-output img[src^='data:image/png']")
     assert images.count() >= 1 and images.first.evaluate("i => i.complete && i.naturalWidth > 0")
     page.screenshot(path=str(bs.artifacts() / "html-top.png"))
+    assert page.locator("details.gamekit-solution").count() == 0, "the page to read has no solutions"
+    assert log.blocked == [] and log.errors == []
+    solutions = slides.parent.parent / "solutions" / slides.name.replace(".slides.html", "-solutions.html")
+    page.goto(solutions.as_uri())
+    page.wait_for_selector(".jupyter-widgets .lm-Widget", state="attached", timeout=30_000)
     solution = page.locator("details.gamekit-solution").first
     assert solution.count() == 1 and not solution.evaluate("d => d.open"), "solutions should start folded"
     solution.locator("summary").click()
