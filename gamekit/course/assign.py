@@ -203,27 +203,41 @@ def secret_lines(master: nbformat.NotebookNode, min_chars: int = 12) -> dict[str
             secret["speaker notes"].add(i)
         elif cell.cell_type == "code" and re.search(r"#\s*(SOLUTION|BEGIN SOLUTION)\b", cell.source):
             secret["solution"].add(i)
-    flagged = set().union(*secret.values())
-    tests = {i for q in questions(master) for i in q.test_cells}
+
+    def marked_code(source: str) -> bool:
+        return bool(re.search(r"#\s*(BEGIN )?SOLUTION\b", source))
+
+    def secret_part(source: str) -> str:
+        # otter keeps a solution cell's unmarked lines: only the marked ones are secret
+        inner = re.findall(r"#\s*BEGIN SOLUTION[^\n]*\n(.*?)#\s*END SOLUTION", source, re.S)
+        marked = [ln for ln in source.splitlines() if re.search(r"#\s*SOLUTION\s*$", ln)]
+        return "\n".join(marked + inner)
 
     def lines(i: int, kind: str) -> list[str]:
         cell = master.cells[i]
         source = cell.source
         if kind == "hidden test":
             source = _TEST_CONFIG.sub("", source)
-        if kind == "solution" and cell.cell_type == "code" and re.search(r"#\s*(BEGIN )?SOLUTION\b", source):
-            # otter keeps a solution cell's unmarked lines: only the marked ones are secret
-            inner = re.findall(r"#\s*BEGIN SOLUTION[^\n]*\n(.*?)#\s*END SOLUTION", source, re.S)
-            marked = [ln for ln in source.splitlines() if re.search(r"#\s*SOLUTION\s*$", ln)]
-            source = "\n".join(marked + inner)
+        if kind == "solution" and cell.cell_type == "code" and marked_code(source):
+            source = secret_part(source)
         return [_norm(solution_code(ln)) for ln in source.splitlines() if len(_norm(solution_code(ln))) >= min_chars]
 
-    public = {
-        _norm(ln)
-        for i, cell in enumerate(master.cells)
-        if i not in flagged and i not in tests and cell.cell_type != "raw"
-        for ln in solution_code(cell.source).splitlines()
-    }
+    # What the student copy shows anyway: cells that are no secret, public tests, and the
+    # unmarked lines of solution cells (the scaffold around the `...`).
+    flagged = set().union(*secret.values())
+    public: set[str] = set()
+    for i, cell in enumerate(master.cells):
+        if cell.cell_type == "raw" or i in secret["speaker notes"] or i in secret["hidden test"]:
+            continue
+        source = cell.source
+        if i in secret["solution"]:
+            if cell.cell_type != "code" or not marked_code(source):
+                continue
+            hidden = {_norm(ln) for ln in secret_part(source).splitlines()}
+            source = "\n".join(ln for ln in source.splitlines() if _norm(ln) not in hidden)
+        elif i not in flagged:
+            source = _TEST_CONFIG.sub("", source)
+        public.update(_norm(ln) for ln in solution_code(source).splitlines())
     return {
         kind: sorted({ln for i in cells for ln in lines(i, kind) if ln not in public}) for kind, cells in secret.items()
     }
@@ -233,20 +247,38 @@ def _norm(line: str) -> str:
     return " ".join(line.split())
 
 
-def student_leaks(master: nbformat.NotebookNode, student: nbformat.NotebookNode) -> list[str]:
-    """Every secret line of `master` (solution, hidden test, speaker note) found in `student`.
+def _strings(obj) -> Iterable[str]:
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for value in obj.values():
+            yield from _strings(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from _strings(value)
 
-    The whole student file is searched, cell sources and metadata alike (otter keeps the public
-    tests in the notebook's metadata), so a hidden test stored there would be found too.
-    """
-    text = _norm(json.dumps(student, ensure_ascii=False))
-    text_plain = _norm("\n".join(c.source for c in student.cells))
-    found = []
-    for kind, lines in secret_lines(master).items():
-        for line in lines:
-            if line in text_plain or json.dumps(line, ensure_ascii=False)[1:-1] in text:
-                found.append(f"{kind}: {line}")
+
+def student_lines(student: nbformat.NotebookNode) -> set[str]:
+    """Every line of text anywhere in `student` (sources, outputs, metadata), whitespace-normalised,
+    with doctest prompts (`>>> `, `... `) removed: otter keeps public tests in the metadata as doctests."""
+    found = set()
+    for text in _strings(dict(student)):
+        for line in text.splitlines():
+            line = _norm(line)
+            found.add(line)
+            if line.startswith((">>> ", "... ")):
+                found.add(line[4:])
     return found
+
+
+def student_leaks(master: nbformat.NotebookNode, student: nbformat.NotebookNode) -> list[str]:
+    """Every secret line of `master` (solution, hidden test, speaker note) that is a line of `student`.
+
+    The whole student file is searched, cell sources, outputs and metadata alike (otter keeps
+    the public tests in the notebook's metadata), so a hidden test stored there is found too.
+    """
+    shown = student_lines(student)
+    return [f"{kind}: {line}" for kind, lines in secret_lines(master).items() for line in lines if line in shown]
 
 
 def student_file_name(master: Path) -> str:
@@ -336,12 +368,21 @@ def assign_notebook(master: Path, out: Path, run_tests: bool = True, timeout: fl
 
 
 def assign_all(masters: Iterable[Path], out: Path, run_tests: bool = True) -> list[Assigned]:
-    """`assign_notebook` for each master in turn, saying which one runs (it can take a while)."""
+    """`assign_notebook` for each master in turn, saying which one runs (it can take a while).
+
+    A master that fails does not stop the others; the failures are raised together at the end.
+    """
     masters = list(masters)
-    done = []
+    done, failed = [], []
     for k, master in enumerate(masters, 1):
         print(f"[{k}/{len(masters)}] otter assign {master.name} ...", file=sys.stderr, flush=True)
-        done.append(assign_notebook(master, out, run_tests=run_tests))
+        try:
+            done.append(assign_notebook(master, out, run_tests=run_tests))
+        except (ValueError, RuntimeError) as exc:
+            print(f"      FAILED: {str(exc).splitlines()[0]}", file=sys.stderr, flush=True)
+            failed.append(f"{master.name}: {exc}")
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(masters)} notebooks failed:\n" + "\n\n".join(failed))
     return done
 
 

@@ -11,6 +11,7 @@ self-checks (`check(...)`) and `solution`-tagged cells are gone, and data is fou
 
 from __future__ import annotations
 
+import ast
 import re
 
 import nbformat
@@ -35,6 +36,34 @@ def exercises(nb: nbformat.NotebookNode) -> list[tuple[str, int]]:
 
 def _test_body(source: str) -> str:
     return assign._TEST_CONFIG.sub("", source)
+
+
+def _bare_expressions(body: str) -> list[str]:
+    """Top-level expression lines of a test: otter runs tests as doctests, so a line whose value is
+    shown (`t.search(...)`) fails the test under `otter run`, although the notebook runs fine."""
+    try:
+        tree = ast.parse(body)
+    except SyntaxError as exc:
+        return [f"test code is not valid Python ({exc.msg}, line {exc.lineno})"]
+    found = []
+
+    def visit(statements: list[ast.stmt]) -> None:
+        # doctest runs each example in 'single' mode: an expression statement prints its value,
+        # also inside a for/if/with block (but not inside a function or class body)
+        for node in statements:
+            if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+                found.append(
+                    f"test line {node.lineno} is a bare expression; doctest would compare its printed "
+                    "value: assign it (`_ = ...`) or assert on it"
+                )
+            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, field, []) or [])
+                for handler in getattr(node, "handlers", []) or []:
+                    visit(handler.body)
+
+    visit(tree.body)
+    return found
 
 
 def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
@@ -64,8 +93,10 @@ def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
         if not q.manual and (not hidden or not public):
             problems.append(f"{where}: needs at least one public and one hidden test")
         for i in q.test_cells:
-            if re.search(r"\bprint\(", _test_body(nb.cells[i].source)):
+            body = _test_body(nb.cells[i].source)
+            if re.search(r"\bprint\(", body):
                 problems.append(f"cell {i}: a test prints (tests are asserts that show nothing)")
+            problems += [f"cell {i}: {p}" for p in _bare_expressions(body)]
     inside = {i for q in qs for i in (*q.solution_cells, *q.test_cells)}
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown" and EXERCISE.match(cell.source) and i not in {q.prompt for q in qs}:
