@@ -293,7 +293,7 @@ class MCTS:
         if self.root is None:
             raise ValueError("no tree yet: call search(...) first")
         g = nx.DiGraph()
-        stack = [(self.root, ())]
+        stack: list[tuple[Node, tuple]] = [(self.root, ())]
         while stack:
             node, key = stack.pop()
             g.add_node(

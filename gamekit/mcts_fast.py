@@ -20,8 +20,14 @@ import math
 import random
 import time
 
-from .games.tictactoe import EMPTY, LINES, O, X
 from .mcts import check_budget, check_exploration, ucb1
+
+# The board's own bitboard form. This module is TicTacToe's fast path and carries the rules it
+# needs as bit masks; it imports no game module (algorithms know games only through the protocol),
+# and tests/test_mcts.py checks these constants against gamekit.games.tictactoe and that both
+# searches build identical trees.
+EMPTY, X, O = ".", "X", "O"
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 _LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
 #: WINS[bits] is True when the squares in `bits` contain a full line.

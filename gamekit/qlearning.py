@@ -287,7 +287,7 @@ class QLearner:
         qs = self.q_values(state)
         if not qs:
             raise ValueError(f"{state!r} is terminal: there is no move to choose")
-        return max(qs, key=qs.get)
+        return max(qs, key=lambda m: qs[m])
 
     def player(self, name: str = "Q-learner") -> QPlayer:
         """A player (for `play_game`, `tournament`) that always plays the greedy move."""
@@ -384,12 +384,14 @@ class QLearner:
             if T.ends[i][j]:
                 r = R * T.reward[i][j]
                 Q[i][j] += alpha * (r - Q[i][j])  # the mover's final move: its own reward
-                if last[1 - p] is not None:  # the opponent's last move: the other reward
-                    oi, oj = last[1 - p]
+                previous = last[1 - p]
+                if previous is not None:  # the opponent's last move: the other reward
+                    oi, oj = previous
                     Q[oi][oj] += alpha * (-r - Q[oi][oj])
                 return
-            if last[1 - p] is not None:  # the opponent is to move again now
-                oi, oj = last[1 - p]
+            previous = last[1 - p]
+            if previous is not None:  # the opponent is to move again now
+                oi, oj = previous
                 Q[oi][oj] += alpha * (gamma * max(Q[k]) - Q[oi][oj])
             i, p = k, 1 - p
 

@@ -182,6 +182,13 @@ def test_fast_path_builds_the_same_tree_as_the_readable_search(board, seed, c):
     assert mine == fast.root_stats()
 
 
+def test_fast_path_carries_the_games_own_rules():
+    import gamekit.games.tictactoe as ttt
+    import gamekit.mcts_fast as fast
+
+    assert fast.LINES == ttt.LINES and (fast.EMPTY, fast.X, fast.O) == (ttt.EMPTY, ttt.X, ttt.O)
+
+
 def test_fast_path_validates_boards():
     with pytest.raises(ValueError, match="already over"):
         FastTicTacToeMCTS().search(tuple("XXXOO...."), iterations=10)

@@ -79,6 +79,13 @@ def exact_values(game: Game, state: Any) -> dict:
     return per_game[state]
 
 
+def _root(search: MCTS) -> Node:
+    """The root of a search, or a clear error if none was started."""
+    if search.root is None:
+        raise ValueError("no tree yet: call search(state, ...) or new_root(state) first")
+    return search.root
+
+
 def edge_colour(values: dict, game: Game, parent_state: Any, child_state: Any) -> str:
     """Course colours: red = winning move taken, blue = win given away, black = no forced win."""
     if parent_state not in values or child_state not in values:
@@ -109,7 +116,8 @@ def draw_tree(
 
     g = search.to_networkx(max_depth=max_depth, min_visits=min_visits)
     pos = tree_layout(g)
-    values = exact_values(search.game, search.root.state) if exact else {}
+    root = _root(search)
+    values = exact_values(search.game, root.state) if exact else {}
     width = max(x for x, _ in pos.values()) + 1
     depth = max(-y for _, y in pos.values()) + 1
     if ax is None:
@@ -203,7 +211,7 @@ def plot_estimates(
 
 def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], str] = str, chosen: Any = None) -> str:
     """An HTML table of a node's children: visits, win probability, mean value, UCB1."""
-    node = search.root if node is None else node
+    node = _root(search) if node is None else node
     rows = []
     for s in search.stats(node):
         mark = " ◀" if chosen is not None and s.move == chosen else ""
@@ -278,7 +286,7 @@ class MCTSStepper(SnapshotWidget):
         name = PHASES[self.phase]
         s = self.search
         if name == "selection":
-            self.path = s.select(s.root)
+            self.path = s.select(_root(s))
             steps = []
             for parent, child in zip(self.path, self.path[1:]):
                 scores = ", ".join(f"{ch.move}: {ch.ucb(s.c):.3f}" for ch in parent.children)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -69,8 +70,8 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
     V = value_grid(learner)
     top = np.nanmax(np.abs(V)) or 1.0
     n = V.shape[0]
-    fig, axes = plt.subplots(1, n, figsize=(min(12, 3 * n), 4.4), sharey=True)
-    axes = np.atleast_1d(axes)
+    fig, grid = plt.subplots(1, n, figsize=(min(12, 3 * n), 4.4), sharey=True)
+    axes: list[Any] = list(np.atleast_1d(np.asarray(grid, dtype=object)))
     for a, ax in enumerate(axes):
         im = ax.imshow(V[a].T, origin="lower", cmap=VALUE_CMAP, vmin=-top, vmax=top, aspect="auto")
         for b in range(V.shape[1]):
@@ -120,7 +121,10 @@ class QNimMatch(NimMatch):
             raise ValueError(f"human must be 0 (you start) or 1 (the AI starts), got {human!r}")
         self.learner = learner
         super().__init__(
-            human=human, computer=lambda game, state: learner.best_move(state), name="the AI", game=learner.game
+            human=human,
+            computer=lambda game, state: learner.best_move(state),
+            name="the AI",
+            game=learner.game,  # type: ignore[arg-type]  # a Nim game: QNimPlay builds its learners on Nim
         )
 
     def q_values(self) -> dict[tuple[int, int], float]:
@@ -154,7 +158,9 @@ class QNimPlay(SnapshotWidget):
         learner = learner or train_for((3, 5, 7), episodes, seed)
         self.model = QNimMatch(learner, human)
         self.piles = widgets.Text(
-            value=" ".join(map(str, learner.game.piles)), description="piles", layout=widgets.Layout(width="220px")
+            value=" ".join(map(str, getattr(learner.game, "piles", ()))),
+            description="piles",
+            layout=widgets.Layout(width="220px"),
         )
         self.starter = widgets.ToggleButtons(options=[("you start", 0), ("AI starts", 1)], value=human)
         self.new = widgets.Button(description="New game")
@@ -200,7 +206,7 @@ class QNimPlay(SnapshotWidget):
             self.say(str(err), "error")
             return
         learner, trained = self.model.learner, ""
-        if piles != learner.game.piles:
+        if piles != getattr(learner.game, "piles", None):
             learner = train_for(piles, self.episodes, self.seed)
             trained = f" (a fresh table, {learner.episodes:,} self-play games)"
         self.model = QNimMatch(learner, self.starter.value)
