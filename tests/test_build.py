@@ -74,6 +74,7 @@ def test_classroom_notebook_drops_solutions_tests_and_markers_and_keeps_notes_as
     assert not any("# SOLUTION" in c.source or "BEGIN SOLUTION" in c.source for c in shown.cells)
 
 
+@pytest.mark.notebook
 def test_widgets_get_a_caption_saying_where_to_play(executed_sample):
     deck = build.classroom_notebook(executed_sample, "99-sample")
     outputs = [o for c in deck.cells if c.cell_type == "code" for o in c.outputs]
@@ -84,6 +85,7 @@ def test_widgets_get_a_caption_saying_where_to_play(executed_sample):
         assert "picture of the widget" in note and "99-sample in JupyterLab" in note
 
 
+@pytest.mark.notebook
 def test_slide_style_records_font_sizes_and_figures_fill_the_slide(executed_sample):
     figures = [o for c in executed_sample.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {})]
     assert figures and all(o.metadata.get("gamekit_dpi") == 150 for o in figures)
@@ -95,6 +97,7 @@ def test_slide_style_records_font_sizes_and_figures_fill_the_slide(executed_samp
         assert w == build.FIGURE_BOX[0] or h == build.FIGURE_BOX[1], "a figure is as large as the box allows"
 
 
+@pytest.mark.notebook
 def test_figure_report_fails_small_text():
     assert build.figure_text_px(16, 150, 1650, 1180) == pytest.approx(16 * 150 / 72 * 1180 / 1650)
     nb = sample_notebook()
@@ -129,12 +132,14 @@ def test_remote_resources_finds_scripts_styles_and_modules_but_not_links():
     assert build.remote_resources('<a href="https://example.org">x</a><img src="data:image/png;base64,AA">') == []
 
 
+@pytest.mark.notebook
 def test_cdn_slides_do_use_remote_resources(executed_sample):
     """The check has teeth: nbconvert's defaults load from CDNs."""
     html = build.slides_html(executed_sample, local=False)
     assert any("reveal.js" in r for r in build.remote_resources(html))
 
 
+@pytest.mark.notebook
 def test_offline_slides_of_sample(executed_sample, offline_paths):
     out = build.write_slides(build.slide_deck(executed_sample, "99-sample"), "99-sample", offline_paths, offline=True)
     html = out.read_text(encoding="utf-8")
@@ -162,6 +167,7 @@ def test_offline_slides_of_sample(executed_sample, offline_paths):
     assert html.count("<section") >= 5
 
 
+@pytest.mark.notebook
 def test_offline_html_of_sample(executed_sample, offline_paths):
     page = build.classroom_notebook(executed_sample, "99-sample", with_solutions=True, keep_notes=False)
     out = build.write_html(page, "99-sample", offline_paths, offline=True)
@@ -174,6 +180,7 @@ def test_offline_html_of_sample(executed_sample, offline_paths):
     assert _modes(out.parent) <= {0o644, 0o755}
 
 
+@pytest.mark.notebook
 def test_without_npm_slides_fall_back_to_the_cdn_with_a_warning(executed_sample, tmp_path, monkeypatch):
     monkeypatch.setattr(build.shutil, "which", lambda name: None)
     paths = build.BuildPaths(tmp_path / "b")
@@ -194,6 +201,7 @@ def _cli(*args, cwd=ROOT):
     )
 
 
+@pytest.mark.notebook
 def test_cli_slides_and_html_of_one_notebook(tmp_path, offline_paths):
     source = write_sample(tmp_path / "nb")
     out = tmp_path / "out"
@@ -215,11 +223,14 @@ def test_cli_slides_and_html_of_one_notebook(tmp_path, offline_paths):
     assert (out / "html" / "99-sample.html").is_file()
 
 
-def test_cli_rejects_an_unknown_notebook(tmp_path):
-    done = _cli("--out", tmp_path, "html", "42")
-    assert done.returncode == 2 and "no notebook '42'" in done.stderr
+def test_cli_rejects_an_unknown_notebook(tmp_path, capsys):
+    from gamekit.course.__main__ import main
+
+    assert main(["--out", str(tmp_path), "html", "42"]) == 2
+    assert "no notebook '42'" in capsys.readouterr().err
 
 
+@pytest.mark.notebook
 def test_split_long_slides_starts_a_subslide_where_a_slide_would_overflow(executed_sample):
     nb = executed_sample
     figure = next(c for c in nb.cells if any("image/png" in o.get("data", {}) for o in c.get("outputs", [])))
@@ -247,3 +258,21 @@ def test_split_long_slides_starts_a_subslide_where_a_slide_would_overflow(execut
         assert used <= build.SLIDE_BUDGET or count == 1
     # a notebook whose slides fit is left alone
     assert build.split_long_slides(nb).cells == nb.cells
+
+
+@pytest.mark.notebook
+def test_solutions_set_of_sample(tmp_path, offline_paths):
+    """The self-study set: executed, solutions shown (folded in the page), no notes, no tests."""
+    source = write_sample(tmp_path / "nb")
+    paths = build.BuildPaths(tmp_path / "out", assets_root=SHARED_ASSETS)
+    notebook, page = build.build_solutions([source], paths)
+    assert notebook.name == "99-sample-solutions.ipynb" and page.name == "99-sample-solutions.html"
+    nb = nbformat.read(notebook, as_version=4)
+    text = "\n".join(c.source for c in nb.cells)
+    assert "answer_99_1 = [3, 11]" in text and "best = -math.inf" in text
+    assert "secret-note" not in text and "nodes - 1" not in text and "# SOLUTION" not in text
+    assert any(c.cell_type == "code" and c.outputs for c in nb.cells), "the solutions are executed"
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<details class="gamekit-solution"') == 4 and "secret-note" not in html
+    assert build.remote_resources(html) == []
+    assert _modes(paths.solutions) <= {0o644, 0o755}
