@@ -170,7 +170,7 @@ def solution_code(source: str) -> str:
     `# BEGIN/END SOLUTION` lines removed."""
     lines = []
     for line in source.splitlines():
-        if re.match(r"^\s*#\s*(BEGIN|END) SOLUTION\s*$", line):
+        if re.match(r"^\s*#\s*(BEGIN|END) SOLUTION\b", line):
             continue
         lines.append(re.sub(r"\s*#\s*SOLUTION\s*$", "", line))
     return "\n".join(lines)
