@@ -144,3 +144,48 @@ def test_the_cli_reports_a_missing_autograder(tmp_path, capsys):
     (tmp_path / "subs").mkdir()
     assert main(["--out", str(tmp_path), "grade", str(tmp_path / "subs")]) == 2
     assert "python -m gamekit.course assign" in capsys.readouterr().err
+
+
+CHAPTER_04 = Path(__file__).resolve().parent.parent / "notebooks" / "04-game-trees.ipynb"
+
+
+def _chapter_04_ready() -> bool:
+    import nbformat
+
+    from gamekit.course.assign import is_assignment
+
+    return CHAPTER_04.is_file() and is_assignment(nbformat.read(CHAPTER_04, as_version=4))
+
+
+@pytest.mark.notebook
+@pytest.mark.skipif(not _chapter_04_ready(), reason="chapter 04 is not in the exercise format yet")
+def test_chapter_04_submissions_get_the_expected_scores(tmp_path, artifacts):
+    """The real chapter: its own solutions get every point; a negamax without pruning loses the
+    process points of 4.3 only; a loop, a syntax error or a deleted check cell cost what they should."""
+    import nbformat
+    from chapter04 import submissions
+
+    from gamekit.course.assign import assign_notebook, questions
+
+    done = assign_notebook(CHAPTER_04, tmp_path / "assign", run_tests=False)  # test_assign runs them
+    master = nbformat.read(CHAPTER_04, as_version=4)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for student, nb in submissions(nbformat.read(done.student, as_version=4), master).items():
+        nbformat.write(nb, folder / f"{student}.ipynb")
+    start = time.monotonic()
+    results, _ = grade.grade(folder, [done.autograder], tmp_path / "grades", cell_timeout=20, jobs=2)
+    seconds = time.monotonic() - start
+    points = {q.name: q.points for q in questions(master) if not q.manual}
+    got = {r.student: {q: r.score(q) for q in points} for r in results}
+    (artifacts / "grade-chapter-04.json").write_text(
+        json.dumps({"seconds": round(seconds, 1), "scores": got}, indent=1)
+    )
+    full = dict(points)
+    assert got["all-correct"] == full
+    assert got["deleted-check-cell"] == full
+    assert sum(got["all-blank"].values()) == 0
+    assert got["too-many-nodes"] == {**full, "q4_3": got["too-many-nodes"]["q4_3"]}
+    assert 0 < got["too-many-nodes"]["q4_3"] < full["q4_3"], "right value, too many nodes: part of the points"
+    assert got["infinite-loop"] == {**full, "q4_1": 0}
+    assert got["syntax-error"] == {**full, "q4_2": 0}
