@@ -34,7 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .protocol import Game, Move, State, check_game
+import numpy as np
+
+from .protocol import Game, Move, State, check_game, check_int, check_name
 
 __all__ = [
     "MCTS",
@@ -156,7 +158,7 @@ class MCTS:
         check_rollout(rollout)
         self.game = game
         self.rollout_policy = rollout
-        self.rng = random.Random(seed)
+        self.rng = random.Random(_check_seed(seed))
         self.root: Node | None = None
 
     # --- building the tree ------------------------------------------------------------
@@ -326,11 +328,24 @@ def winner_of(game: Game, state: State) -> int | None:
     return 0 if u0 > u1 else 1
 
 
+def _check_real(value: Any, name: str, allowed: str) -> float:
+    """A real number (int, float, numpy number; not bool) as a float, or a TypeError naming what is allowed."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be {allowed}, got {value!r} (a {type(value).__name__})")
+    return float(value)
+
+
+def _check_seed(seed: Any) -> int | None:
+    """None or a whole number >= 0 (Python or numpy int) for this search's own random.Random."""
+    return None if seed is None else check_int(seed, "seed", minimum=0)
+
+
 def check_exploration(c: Any) -> float:
     """Validate an exploration constant: a finite number >= 0; returned as a float."""
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0 or math.isinf(c):
+    value = _check_real(c, "c", "a finite number >= 0")
+    if not value >= 0 or math.isinf(value):
         raise ValueError(f"c must be a finite number >= 0, got {c!r}")
-    return float(c)
+    return value
 
 
 def check_rollout(rollout: Any) -> None:
@@ -343,12 +358,12 @@ def check_budget(iterations: Any, seconds: Any) -> tuple:
     """Validate a search budget: exactly one of a positive iteration count or seconds."""
     if (iterations is None) == (seconds is None):
         raise ValueError("give exactly one budget: iterations=<whole number >= 1> or seconds=<number > 0>")
-    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
-        raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
-    if seconds is not None and (
-        isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0 or math.isinf(seconds)
-    ):
-        raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
+    if iterations is not None:
+        iterations = check_int(iterations, "iterations", minimum=1)
+    if seconds is not None:
+        seconds = _check_real(seconds, "seconds", "a finite number > 0")
+        if not seconds > 0 or math.isinf(seconds):
+            raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
     return iterations, seconds
 
 
@@ -371,8 +386,8 @@ class MCTSPlayer:
         self.iterations = iterations
         self.c = check_exploration(c)
         self.rollout = rollout
-        self.rng = random.Random(seed)
-        self.name = name or f"MCTS({iterations})"
+        self.rng = random.Random(_check_seed(seed))
+        self.name = f"MCTS({iterations})" if name is None else check_name(name)
         self.last: MCTS | None = None  # the search behind the last move, for inspection
 
     def __call__(self, game: Game, state: State) -> Move:

@@ -43,8 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .jsonio import JSONLoadError, load_json
-from .protocol import Game, Move, State, check_game
+from .protocol import Game, Move, State, check_game, check_int
 from .solve import solve
 
 __all__ = ["TARGETS", "QLearner", "QPlayer", "TrainingResult", "WinningPositions", "identity_key"]
@@ -75,7 +77,7 @@ def _encoding(encoding: Encoding | None) -> tuple[str, Encoding]:
 
 
 def _check_number(name: str, value: Any, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number between {low:g} and {high:g}, got {value!r}")
     number = float(value)
     if math.isnan(number) or not low <= number <= high:
@@ -84,11 +86,7 @@ def _check_number(name: str, value: Any, low: float, high: float) -> float:
 
 
 def _check_count(name: str, value: Any, low: int = 0) -> int:
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{name} must be a whole number >= {low}, got {value!r}")
-    if int(value) < low:
-        raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
-    return int(value)
+    return check_int(value, name, minimum=low)
 
 
 # --- the table layout -------------------------------------------------------------------------

@@ -259,7 +259,12 @@ def test_seconds_budget_and_rollout_policy():
     "kwargs, error",
     [
         (dict(iterations=0), ValueError),
-        (dict(iterations=1.5), ValueError),
+        (dict(iterations=1.5), TypeError),
+        (dict(iterations=True), TypeError),
+        (dict(iterations="100"), TypeError),
+        (dict(seconds="1"), TypeError),
+        (dict(seconds=float("inf")), ValueError),
+        (dict(seconds=float("nan")), ValueError),
         (dict(seconds=-1), ValueError),
         (dict(iterations=10, seconds=1), ValueError),
         (dict(), ValueError),
@@ -268,6 +273,31 @@ def test_seconds_budget_and_rollout_policy():
 def test_bad_budgets_are_refused(kwargs, error):
     with pytest.raises(error, match="budget|iterations|seconds"):
         MCTS(GAME, seed=0).search(GAME.state(20, 0), **kwargs)
+
+
+def test_numpy_numbers_are_accepted_and_nothing_changes_on_refusal():
+    import numpy as np
+
+    search = MCTS(GAME, c=np.float64(1.0), seed=np.int64(3))
+    assert search.search(GAME.state(30, 0), iterations=np.int64(50)) in GAME.moves and search.root.visits == 50
+    root = search.root
+    with pytest.raises(TypeError, match="iterations"):
+        search.search(GAME.state(30, 0), iterations=50.0)
+    assert search.root is root and root.visits == 50  # a refused call leaves the tree alone
+    for bad, error in (
+        (True, TypeError),
+        ("1", TypeError),
+        (None, TypeError),
+        (-1, ValueError),
+        (math.inf, ValueError),
+    ):
+        with pytest.raises(error, match="c must be"):
+            MCTS(GAME, c=bad)
+    for bad, error in ((1.5, TypeError), ("0", TypeError), (-2, ValueError)):
+        with pytest.raises(error, match="seed"):
+            MCTSPlayer(10, seed=bad)
+    with pytest.raises(TypeError, match="name"):
+        MCTSPlayer(10, name=7)
 
 
 def test_bad_arguments_are_refused():

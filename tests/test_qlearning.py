@@ -276,6 +276,24 @@ def test_bad_arguments_are_refused():
         QLearner(GAME, encoding="binary")
     with pytest.raises(ValueError, match="episodes"):
         QLearner(GAME).train(-1, progress=False)
+    for bad in (2.0, True, "10", None):
+        with pytest.raises(TypeError, match="episodes"):
+            QLearner(GAME).train(bad, progress=False)
+    for name, bad, error in (
+        ("alpha", True, TypeError),
+        ("gamma", "0.9", TypeError),
+        ("epsilon", -0.1, ValueError),
+        ("alpha", float("nan"), ValueError),
+        ("reward", 0, ValueError),
+    ):
+        with pytest.raises(error, match=name):
+            QLearner(GAME, **{name: bad})
+    with pytest.raises(TypeError, match="seed"):
+        QLearner(GAME, seed=1.5)
+    import numpy as np
+
+    learner = QLearner(GAME, alpha=np.float64(0.5), seed=np.int64(1), encoding=PLAIN)
+    assert learner.train(np.int64(10), progress=False).episodes == 10
     with pytest.raises(ValueError, match="not reachable"):
         QLearner(GAME).q_values(NimState((4, 5, 7), 0))
     learner = QLearner(GAME)

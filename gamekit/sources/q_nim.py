@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ..protocol import Game, Move, State, check_game
+from ..protocol import Game, Move, State, check_bool, check_game, check_int, check_name
 from ..qlearning import QLearner
 
 __all__ = [
@@ -92,14 +92,7 @@ def source_pole_position(piles: Iterable[int]) -> bool:
 def _check_sizes(piles: Iterable[int]) -> list[int]:
     if isinstance(piles, (str, bytes)) or not hasattr(piles, "__iter__"):
         raise TypeError(f"piles must be a sequence of whole numbers >= 0, such as (3, 5, 7); got {piles!r}")
-    out = []
-    for p in piles:
-        if isinstance(p, bool) or not hasattr(p, "__index__"):
-            raise TypeError(f"every pile must be a whole number >= 0, got {p!r}")
-        if int(p) < 0:
-            raise ValueError(f"every pile must be a whole number >= 0, got {p!r}")
-        out.append(int(p))
-    return out
+    return [check_int(p, "every pile", minimum=0) for p in piles]
 
 
 class PolePositionPlayer:
@@ -120,14 +113,9 @@ class PolePositionPlayer:
     """
 
     def __init__(self, let_opponent_start: bool = True, attentive: bool = True, name: str | None = None):
-        for label, value in (("let_opponent_start", let_opponent_start), ("attentive", attentive)):
-            if not isinstance(value, bool):
-                raise TypeError(f"{label} must be True or False, got {value!r}")
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"name must be a string, got {name!r}")
-        self.let_opponent_start = let_opponent_start
-        self.attentive = attentive
-        self.name = name or "pole positions" + ("" if attentive else " (bare list)")
+        self.let_opponent_start = check_bool(let_opponent_start, "let_opponent_start")
+        self.attentive = check_bool(attentive, "attentive")
+        self.name = "pole positions" + ("" if attentive else " (bare list)") if name is None else check_name(name)
 
     @property
     def preferred_seat(self) -> int | None:
