@@ -72,10 +72,16 @@ def test_notebook_executes_and_exports(path, artifacts):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_slide_figures_are_readable_on_a_projector(path):
     """Text in every figure at least 14 px on the 1280 x 720 slide, and the figure spans half of it."""
-    html = build.slides_html(build.slide_deck(_executed(path), path.stem), local=False)
-    bad = [r for r in build.figure_report(html) if not r["ok"]]
-    assert not bad, (
-        f"{len(bad)} figure(s) too small on the slides (smallest text px, share of the slide): "
-        + ", ".join(f"{r['min_text_px']} px / {r['share']:.0%}" for r in bad)
-        + " - enlarge the fonts (fontsize=...) or the figure"
+    nb = _executed(path)
+    bad = [r for r in build.notebook_figure_report(nb) if not r["ok"]]
+    head = f"{len(bad)} figure(s) too small on the slides - enlarge the fonts (fontsize=...) or the figure:\n"
+    assert not bad, head + (
+        "\n".join(
+            f"  cell {r['cell']} ({r['code']}): smallest text {r['min_font_pt']} pt = {r['min_text_px']} px "
+            f"on the slide (>= {build.MIN_TEXT_PX:g} wanted), {r['share']:.0%} of the slide"
+            for r in bad
+        )
     )
+    # the slides show what the report computed
+    html = build.slides_html(build.slide_deck(nb, path.stem), local=False)
+    assert len(build.figure_report(html)) == len(build.notebook_figure_report(nb))

@@ -653,6 +653,33 @@ def figure_text_px(pt: float, dpi: float, natural_width: float, shown_width: flo
     return pt * dpi / 72 * shown_width / natural_width
 
 
+def notebook_figure_report(nb: nbformat.NotebookNode, box: tuple[int, int] = FIGURE_BOX) -> list[dict]:
+    """Each figure of a notebook executed with the slide style, as the slides will show it: its
+    cell, its size on the slide and its smallest text in slide pixels (`ok` False when too small)."""
+    found = []
+    for i, cell in enumerate(nb.cells):
+        for o in cell.get("outputs", []):
+            png, meta = o.get("data", {}).get("image/png"), o.get("metadata", {})
+            size = _png_size(png) if png else None
+            if size is None or not meta.get("gamekit_min_font_pt"):
+                continue
+            scale = min(box[0] / size[0], box[1] / size[1])
+            width, height = size[0] * scale, size[1] * scale
+            px = figure_text_px(meta["gamekit_min_font_pt"], meta["gamekit_dpi"], size[0], width)
+            share = max(width / SLIDE_WIDTH, height / SLIDE_HEIGHT)
+            found.append(
+                {
+                    "cell": i,
+                    "code": cell.source.strip().splitlines()[0][:60] if cell.source.strip() else "",
+                    "min_font_pt": meta["gamekit_min_font_pt"],
+                    "min_text_px": round(px, 1),
+                    "share": round(share, 2),
+                    "ok": px >= MIN_TEXT_PX and share >= MIN_FIGURE_SHARE,
+                }
+            )
+    return found
+
+
 _FIGURE = re.compile(r"<img\b[^>]*class=\"gamekit-figure\"[^>]*>", re.S)
 
 
