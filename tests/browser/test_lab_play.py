@@ -6,6 +6,7 @@ blocked. Screenshots land in test-artifacts/browser/.
 """
 
 import re
+import shutil
 
 import browser_support as bs
 import pytest
@@ -51,9 +52,14 @@ def _notebook(prefix: str, widget: str):
     return paths[0]
 
 
+#: The folder JupyterLab serves (a throw-away copy of the course), set by the `lab` fixture.
+WORKDIR = {}
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     workdir = bs.copy_course(tmp_path_factory.mktemp("lab"))
+    WORKDIR["path"] = workdir
     with bs.jupyter_lab(workdir) as server:
         yield server
 
@@ -184,3 +190,45 @@ def test_start_page_opens_unmodified_and_runs(page, lab):
     assert dirty is False, "the start page opens as modified: its stored metadata differs from the kernel's"
     run_all(page, lab, notebook)
     assert "Everything is in place." in page.locator(".jp-OutputArea-output").first.inner_text()
+
+
+def test_student_checks_an_answer_and_gets_a_hint_not_the_answer(page, lab):
+    """A student copy (python -m gamekit.course assign) in JupyterLab: a wrong answer to 99.1 gets
+    the public check's hint, and neither the check nor anything else on the page shows the answer."""
+    import sys
+
+    sys.path.insert(0, str(bs.ROOT / "tests" / "fixtures"))
+    from assigned import assigned_fixture
+
+    student = assigned_fixture().student
+    target = WORKDIR["path"] / "student" / student.name
+    target.parent.mkdir(exist_ok=True)
+    shutil.copyfile(student, target)
+    base, token = lab
+    page.goto(f"{base}/lab/tree/student/{student.name}?reset&token={token}")
+    page.wait_for_function(
+        "(name) => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+        " return w && w.sessionContext && w.context.path.endsWith(name); }",
+        arg=student.name,
+    )
+    page.evaluate("""async () => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        await panel.context.ready;
+        await panel.sessionContext.ready;
+        const cell = panel.content.widgets.find(c => c.model.sharedModel.getSource().startsWith('answer_99_1 ='));
+        cell.model.sharedModel.setSource('answer_99_1 = [5, 7]');
+    }""")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    result = page.wait_for_function(ALL_CELLS_RAN, timeout=120_000, polling=500).json_value()
+    assert result == "done", result
+    check = page.evaluate("""() => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        const cell = panel.content.widgets.find(c => c.model.sharedModel.getSource().includes('grader.check("q99_1")'));
+        cell.node.scrollIntoView();
+        return cell.node.innerText;
+    }""")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(bs.artifacts() / "lab-student-check.png"))
+    assert "answer_99_1 should be a list of moves, each 3, 5 or 11" in check
+    text = page.locator(".jp-Notebook").inner_text()
+    assert "[3, 11]" not in text and "SubtractionGame(12).initial_state()" not in text, "the answer is on the page"
