@@ -149,6 +149,7 @@ def test_offline_slides_of_sample(executed_sample, offline_paths):
     report = build.figure_report(html)
     assert report and all(r["ok"] for r in report), report
     assert _modes(out.parent) <= {0o644, 0o755}, "built folders must be readable by others"
+    assert stat.S_IMODE(offline_paths.assets.stat().st_mode) == 0o755, "so must the npm assets"
     assert build.remote_resources(html) == []
     for ref in [
         "lib/reveal.js/dist/reveal.js",

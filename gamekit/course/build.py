@@ -31,6 +31,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -260,6 +261,8 @@ def install_assets(paths: BuildPaths | None = None, force: bool = False) -> bool
     """
     paths = paths or default_paths()
     if assets_installed(paths) and not force:
+        if stat.S_IMODE(paths.assets.stat().st_mode) != 0o755:  # installed by an older build, 0700
+            make_readable(paths.assets)
         return True
     npm = shutil.which("npm")
     if npm is None:
