@@ -167,6 +167,7 @@ def test_a_test_line_that_shows_a_value_is_flagged():
     """otter runs tests as doctests: `t.search(...)` alone on a line prints a value and fails."""
     from gamekit.course.nbcheck import _bare_expressions
 
-    body = "t = f()\nt.search(3)\nfor _ in range(3):\n    t.step()\ndef g():\n    h()\n_ = t.search(4)\nassert t"
+    body = "t = f()\nt.search(3)\nfor _ in range(3):\n    t.step()\n    x.append(1)\n"
+    body += "def g():\n    h()\n_ = t.search(4)\nassert t"
     assert [p.split(" is ")[0] for p in _bare_expressions(body)] == ["test line 2", "test line 4"]
     assert _bare_expressions("assert (") and _bare_expressions('"""doc"""\nassert 1') == []

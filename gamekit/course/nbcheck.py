@@ -38,6 +38,16 @@ def _test_body(source: str) -> str:
     return assign._TEST_CONFIG.sub("", source)
 
 
+#: Methods that return None (a line calling one prints nothing under doctest).
+_NONE_METHODS = frozenset(
+    {"append", "extend", "insert", "remove", "clear", "update", "add", "discard", "sort", "reverse", "shuffle"}
+)
+
+
+def _returns_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _NONE_METHODS
+
+
 def _bare_expressions(body: str) -> list[str]:
     """Top-level expression lines of a test: otter runs tests as doctests, so a line whose value is
     shown (`t.search(...)`) fails the test under `otter run`, although the notebook runs fine."""
@@ -51,7 +61,8 @@ def _bare_expressions(body: str) -> list[str]:
         # doctest runs each example in 'single' mode: an expression statement prints its value,
         # also inside a for/if/with block (but not inside a function or class body)
         for node in statements:
-            if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+            shown = isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant)
+            if shown and not _returns_none(node.value):  # type: ignore[attr-defined]
                 found.append(
                     f"test line {node.lineno} is a bare expression; doctest would compare its printed "
                     "value: assign it (`_ = ...`) or assert on it"
