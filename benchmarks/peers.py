@@ -51,10 +51,10 @@ from gamekit import (
     alphabeta,
     count_outcomes,
     count_outcomes_plain,
+    lines_order,
     minimax,
     tournament,
 )
-from gamekit.search import lines_order
 
 ROWS: list[tuple] = []  # (figure, gamekit value, peer, peer value, unit, ratio)
 SKIPPED: dict[str, str] = {}
@@ -232,7 +232,8 @@ def first_move(quick: bool) -> None:
     plain_t, plain = timed(lambda: minimax(game, s), 1)
     ab_t, ab = timed(lambda: alphabeta(game, s), 1 if quick else 3)
     print(
-        f"gamekit: perfect first move {move}: cold {fmt(cold_t, 'ms')} ({cold_nodes:,} nodes), warm {fmt(warm_t, 'ms')}; "
+        f"gamekit: perfect first move {move}: cold {fmt(cold_t, 'ms')} ({cold_nodes:,} nodes), "
+        f"warm {fmt(warm_t, 'ms')}; "
         f"plain minimax {plain.nodes:,} nodes, alpha-beta (no table) {ab.nodes:,} nodes"
     )
 
@@ -403,7 +404,7 @@ def qlearning(quick: bool) -> None:
     for seed in seeds:
         learner = QLearner(game, seed=seed)
         t0 = time.perf_counter()
-        res = learner.train(100_000, progress=False, record_every=100, positions=positions, stop_when_perfect=True)
+        learner.train(100_000, progress=False, record_every=100, positions=positions, stop_when_perfect=True)
         gk.append((learner.episodes, time.perf_counter() - t0))
     gk_eps = statistics.median(e for e, _ in gk)
     gk_t = statistics.median(t for _, t in gk)

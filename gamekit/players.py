@@ -99,13 +99,19 @@ class PerfectPlayer:
 
 
 class SmartRandomPlayer:
-    """The source's random strategy, as its text describes it: random, but smart near the end.
+    """The source's random strategy: random, but smart near the end.
 
     Looking one move ahead: if a move wins at once it takes it (the first such move); else it
     picks uniformly among the moves that do not lose at once (the first legal move if every
-    move does). In the subtraction game 3, 5, 11 this is exactly the source's text: reach 0
-    if possible, for n <= 11 avoid going below 0 (subtract 3 if all moves do), above 11 pick
-    any of 3, 5, 11 with probability 1/3. It knows the game only through the protocol.
+    move does). It knows the game only through the protocol. In the subtraction game 3, 5, 11
+    this means: reach 0 when possible (n = 3, 5, 11); subtract 3 at n = 4 and at n = 1, 2
+    (where every move goes below 0); pick 3 or 5 at random for 6 <= n <= 10; above 11 pick any
+    of 3, 5, 11 with probability 1/3. How this compares with the source (seed 000), which
+    describes its strategy three times: at 6..10 it plays as the source's code and the source's
+    line-by-line explanation of it do (3 or 5), not as its summary says (for n <= 11 either
+    reach 0 or subtract 3); above 11 it plays as the source's text says (1/3 each), not as its
+    code does (the code tests `n > 5 || n < 11`, which is always true, so it never picks 11
+    there). The literal port of the code is `gamekit.sources.r_subtraction.source_next_move_random`.
     """
 
     def __init__(self, seed: int | None = None, name: str = "random (smart end)"):

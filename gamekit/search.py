@@ -695,14 +695,3 @@ def trace_alphabeta(
     steps: list[Step] = []
     result = alphabeta(game, state, depth, evaluate, order, observer=steps.append)
     return AlphaBetaTrace(tuple(replace(st, text=_explain(st)) for st in steps), result)
-
-
-# --- old homes of TicTacToe's specifics (they live in gamekit.games.tictactoe now) -------------
-
-
-def __getattr__(name: str) -> Any:  # ALIAS: remove once gamekit.arena imports them from the game
-    if name in ("h1", "h1_scaled", "lines_order", "open_lines"):
-        import importlib
-
-        return getattr(importlib.import_module("gamekit.games.tictactoe"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
