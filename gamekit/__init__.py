@@ -102,15 +102,7 @@ from .solve import best_moves, move_values, solve
 from .sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from .sources.julia_nim import find_counterexample, source_alphabeta, source_alphabeta_max_repaired, source_minmax
 from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
-from .sources.q_nim import source_learner as seed_learner  # ALIAS
 from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, games_to_separate, rate_text, sprt, wilson
-
-minmax_counted = source_minmax  # ALIAS
-seed_encoding = source_encoding  # ALIAS
-seed_winner = source_winner  # ALIAS
-seed_x_to_move = source_x_to_move  # ALIAS
-seed_alphabeta_literal = source_alphabeta  # ALIAS
-seed_alphabeta_max_repaired = source_alphabeta_max_repaired  # ALIAS
 
 __version__ = "0.1.0"
 
@@ -177,7 +169,6 @@ __all__ = [
     "MCTSPlayer",
     "mex",
     "minimax",
-    "minmax_counted",
     "MixedPlayer",
     "move_values",
     "Nim",
@@ -210,12 +201,6 @@ __all__ = [
     "RedBlue",
     "SearchPlayer",
     "SearchResult",
-    "seed_alphabeta_literal",
-    "seed_alphabeta_max_repaired",
-    "seed_encoding",
-    "seed_learner",
-    "seed_winner",
-    "seed_x_to_move",
     "show_source",
     "small_games",
     "SmartRandomPlayer",

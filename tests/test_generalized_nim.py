@@ -382,15 +382,10 @@ def test_memo_key_without_budgets_goes_wrong():
 # --- the source's AlphaBeta (gamekit.sources.julia_nim) ------------------------------------------
 
 
-def test_old_names_still_import_as_aliases():
+def test_the_source_functions_are_exported_under_their_source_names():
     assert gamekit.source_minmax is source_minmax and gamekit.source_alphabeta is source_alphabeta
-    aliases = {
-        "minmax_counted": source_minmax,
-        "seed_alphabeta_literal": source_alphabeta,
-        "seed_alphabeta_max_repaired": source_alphabeta_max_repaired,
-    }
-    for old, new in aliases.items():  # until the lead removes the # ALIAS lines
-        assert getattr(gamekit, old, new) is new
+    assert gamekit.source_alphabeta_max_repaired is source_alphabeta_max_repaired
+    assert not any(hasattr(gamekit, old) for old in ("minmax_counted", "seed_alphabeta_literal"))
 
 
 def test_source_alphabeta_fails_at_board_4():

@@ -56,11 +56,13 @@ def test_source_encoding_refuses_bad_boards():
         source_x_to_move((0,) * 8)
 
 
-def test_old_seed_names_are_aliases_of_the_source_functions():
+def test_seed_means_a_random_seed_only():
     import gamekit
 
-    assert gamekit.seed_encoding is source_encoding and gamekit.seed_winner is source_winner
-    assert gamekit.seed_x_to_move is source_x_to_move
+    assert gamekit.source_encoding is source_encoding and gamekit.source_winner is source_winner
+    assert gamekit.source_x_to_move is source_x_to_move
+    old = [n for n in dir(gamekit) if n.startswith("seed_") or n == "minmax_counted"]
+    assert old == [], f"source code under an old 'seed' name: {old}"
 
 
 def test_games_built_alike_are_equal():
