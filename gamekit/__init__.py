@@ -32,7 +32,7 @@ from .counting import (
     tree_size,
 )
 from .course.lineup import class_arena, course_arena, course_games
-from .course.teaching import check, show_source
+from .course.teaching import show_source
 from .games.generalized_nim import GeneralizedNim, GNimState, grundy_numbers, mex, small_games, sum_is_lost, took_last
 
 # --- chapters 4-5: game trees, minimax, alpha-beta, Nim, generalised Nim -----------------
@@ -132,7 +132,6 @@ __all__ = [
     "board_from_string",
     "board_text",
     "canonical",
-    "check",
     "ChildStats",
     "count_outcomes",
     "count_outcomes_plain",
