@@ -1,4 +1,4 @@
-"""Small helpers the notebooks use: show a function's real source (and a deprecated self-check)."""
+"""show_source: show a function's real source, so the code a reader reads is the code the tests test."""
 
 from __future__ import annotations
 
