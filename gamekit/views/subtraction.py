@@ -45,6 +45,7 @@ from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
 from ..protocol import IllegalMoveError, check_bool, check_int, check_name, check_probability, is_int
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .style import FONT, TITLE, readable
 from .widgets import SnapshotWidget
 
 COLOUR = {"red": RED, "blue": BLUE, "black": BLACK}
@@ -117,8 +118,8 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
     win = [(u, v) for u, v in edges if g.nodes[v].get("colour") == "red"]
     other = [(u, v) for u, v in edges if (u, v) not in set(win)]
     nodes = list(node_colour)
-    size = 420 if len(nodes) <= 40 else 260
-    common = dict(ax=ax, arrows=True, arrowstyle="-|>", arrowsize=9, node_size=size, connectionstyle="arc3,rad=0.25")
+    size = 750  # a circle around a two- or three-digit label at FONT points
+    common = dict(ax=ax, arrows=True, arrowstyle="-|>", arrowsize=12, node_size=size, connectionstyle="arc3,rad=0.25")
     nx.draw_networkx_edges(g, pos, edgelist=other, edge_color=GREY, width=0.7, alpha=0.8, **common)
     nx.draw_networkx_edges(g, pos, edgelist=win, edge_color=RED, width=1.3, alpha=0.7, **common)
     nx.draw_networkx_nodes(
@@ -135,15 +136,15 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
         pos,
         labels={n: str(n) for n in nodes},
         font_color="white",
-        font_size=9 if size > 300 else 7,
+        font_size=FONT,
         font_weight="bold",
         ax=ax,
     )
-    ax.set_title(title, fontsize=11)
+    ax.set_title(title, fontsize=TITLE)
     cols = sorted({int(x) for x, _ in pos.values()})
     ax.set_xticks(cols, [str(c) for c in cols])
-    ax.set_xlabel(f"n mod {period}", fontsize=9)
-    ax.tick_params(left=False, labelleft=False, bottom=False, labelbottom=True, labelsize=8)
+    ax.set_xlabel(f"n mod {period}", fontsize=FONT)
+    ax.tick_params(left=False, labelleft=False, bottom=False, labelbottom=True, labelsize=FONT)
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
     ax.legend(
@@ -154,7 +155,7 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
         ],
         loc="upper left",
         bbox_to_anchor=(1.0, 1.0),
-        fontsize=8,
+        fontsize=FONT,
         frameon=False,
     )
 
@@ -185,7 +186,7 @@ def draw_number_graph(
     keep = {"all": None, "winning": lambda u, v: g.nodes[v]["colour"] == "red", "none": lambda u, v: False}
     pos = grid_layout(g.nodes, period)
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (N // period + 1)))
+        _, ax = plt.subplots(figsize=(11, 1.6 + 1.0 * (N // period + 1)))
     colours = {n: g.nodes[n]["colour"] for n in g.nodes}
     name = ", ".join(map(str, moves))
     _draw_graph(
@@ -239,7 +240,7 @@ def draw_backward_step(
         g.nodes[n]["colour"] = labels.get(n, ("none",))[0]
     pos = grid_layout(labels, period)
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 1.2 + 1.0 * (max(labels) // period + 1)))
+        _, ax = plt.subplots(figsize=(11, 1.6 + 1.0 * (max(labels) // period + 1)))
 
     def justifies(u, v):
         return (
@@ -384,8 +385,8 @@ def draw_course(
     pos = course_layout(g)
     rows = len(g)
     if ax is None:
-        _, ax = plt.subplots(figsize=(3.6, min(6.0, 1.0 + 0.35 * rows)))
-    size = 420 if rows <= 16 else 260
+        _, ax = plt.subplots(figsize=(5, min(6.5, 1.4 + 0.45 * rows)))
+    size = 700 if rows <= 14 else 500  # circles around labels of FONT points
     face = {"red": LIGHT_RED, "blue": LIGHT_BLUE, "end": "white"}
     for colour in ("black", "blue", "red"):
         edges = [(u, v) for u, v, c in g.edges(data="colour") if c == colour]
@@ -397,7 +398,7 @@ def draw_course(
             width=2.5,
             arrows=True,
             arrowstyle="-|>",
-            arrowsize=10,
+            arrowsize=14,
             node_size=size,
             ax=ax,
         )
@@ -412,28 +413,34 @@ def draw_course(
         node_size=size,
         ax=ax,
     )
-    nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_size=8, ax=ax)
+    nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_size=FONT, ax=ax)
     ax.set_xlim(-0.45, 1.45)
     ax.set_ylim(-rows + 0.4, 1.2)
-    ax.text(0.0, 0.6, names[0], ha="center", fontsize=9, fontweight="bold")
-    ax.text(1.0, 0.6, names[1], ha="center", fontsize=9, fontweight="bold")
+    ax.text(0.0, 0.6, names[0], ha="center", fontsize=FONT, fontweight="bold")
+    ax.text(1.0, 0.6, names[1], ha="center", fontsize=FONT, fontweight="bold")
     ax.axis("off")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=FONT + 1)
     if legend:
         ax.legend(
-            handles=[
-                Line2D([], [], color=RED, lw=2.5, label="winning move"),
-                Line2D([], [], color=BLUE, lw=2.5, label="win given away"),
-                Line2D([], [], color=BLACK, lw=2.5, label="no win possible"),
-            ],
+            handles=course_legend_handles(),
             loc="upper center",
             bbox_to_anchor=(0.5, 0.0),
             ncol=1,
-            fontsize=7,
+            fontsize=FONT,
             frameon=False,
         )
     return ax
+
+
+def course_legend_handles() -> list[Line2D]:
+    """The legend entries of a course graph's edge colours (for one legend under several courses:
+    `fig.legend(handles=course_legend_handles(), ncol=3, ...)`)."""
+    return [
+        Line2D([], [], color=RED, lw=2.5, label="winning move"),
+        Line2D([], [], color=BLUE, lw=2.5, label="win given away"),
+        Line2D([], [], color=BLACK, lw=2.5, label="no win possible"),
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -491,13 +498,19 @@ def tree_layout(g: nx.DiGraph) -> dict:
     return pos
 
 
+#: Trees with more nodes than this are drawn without number labels (they would be too small to read).
+MAX_LABELLED_TREE = 60
+
+
 def draw_forward_tree(n: int = 10, moves: Iterable[int] = SOURCE_MOVES, ax=None, title: str | None = None):
-    """Draw the forward game tree from n with every node labelled by its number. Returns the axes."""
+    """Draw the forward game tree from n; up to MAX_LABELLED_TREE nodes every node is labelled
+    by its number (larger trees show only the colours). Returns the axes."""
     g = forward_tree(n, moves)
     pos = tree_layout(g)
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 4))
-    size = 330 if len(g) <= 40 else 160
+        _, ax = plt.subplots(figsize=(11, 5))
+    labelled = len(g) <= MAX_LABELLED_TREE
+    size = 650 if labelled else 120
     face = {"red": RED, "blue": BLUE, "end": "white"}
     nodes = list(g.nodes)
     nx.draw_networkx_edges(g, pos, ax=ax, edge_color=GREY, arrows=False, width=1.0)
@@ -512,16 +525,16 @@ def draw_forward_tree(n: int = 10, moves: Iterable[int] = SOURCE_MOVES, ax=None,
         ax=ax,
     )
     labels = {v: str(g.nodes[v]["n"]) for v in nodes}
-    for colour, font in (("end", BLACK), ("red", "white"), ("blue", "white")):
+    for colour, font in (("end", BLACK), ("red", "white"), ("blue", "white")) if labelled else ():
         nx.draw_networkx_labels(
             g,
             pos,
             labels={v: t for v, t in labels.items() if g.nodes[v]["colour"] == colour},
-            font_size=7 if size > 200 else 6,
+            font_size=FONT,
             font_color=font,
             ax=ax,
         )
-    ax.set_title(title or f"The forward game tree from {n}: {len(g)} nodes", fontsize=11)
+    ax.set_title(title or f"The forward game tree from {n}: {len(g)} nodes", fontsize=TITLE)
     ax.axis("off")
     return ax
 
@@ -565,19 +578,18 @@ def tree_growth(ns: Iterable[int], moves: Iterable[int] = SOURCE_MOVES) -> TreeG
 def draw_tree_growth(growth: TreeGrowth, ax=None):
     """Tree nodes and positions against the start n, on a log axis."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4))
-    ax.semilogy(growth.ns, growth.tree_sizes, "o-", color=BLUE, ms=3, label="nodes of the game tree")
-    ax.semilogy(growth.ns, growth.positions, "s-", color=BLACK, ms=3, label="distinct positions")
+        _, ax = plt.subplots(figsize=(11, 5))
+    ax.semilogy(growth.ns, growth.tree_sizes, "o-", color=BLUE, ms=4, label="nodes of the game tree")
+    ax.semilogy(growth.ns, growth.positions, "s-", color=BLACK, ms=4, label="distinct positions")
     ax.set_xlabel("start number n")
     ax.set_ylabel("count (log scale)")
     ax.set_title(
         f"Forward tree vs positions, moves {', '.join(map(str, growth.moves))}"
         f" (tree grows ×{growth.factor:.3f} per step)",
-        fontsize=10,
     )
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=9)
-    return ax
+    ax.legend()
+    return readable(ax)
 
 
 # --------------------------------------------------------------------------------------
@@ -663,9 +675,9 @@ class SubtractionPlay(SnapshotWidget):
     nothing changed) when the action was not allowed.
     """
 
-    #: The course graph is drawn at 144 dpi (large enough for a projector) and shown at its own
-    #: width in CSS pixels (the figure is 3.6 inches wide).
-    IMAGE_DPI, IMAGE_WIDTH = 144, 430
+    #: The course graph is drawn at 110 dpi (its 14-point text 21 pixels tall) and shown at its own
+    #: width in CSS pixels (the figure is 5 inches wide, trimmed to its contents).
+    IMAGE_DPI, IMAGE_WIDTH = 110, 448
 
     def __init__(
         self,
@@ -799,7 +811,7 @@ class SubtractionPlay(SnapshotWidget):
         self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
 
     def snapshot(self):
-        fig, ax = plt.subplots(figsize=(3.6, min(6.0, 1.6 + 0.35 * len(self.course))))
+        fig, ax = plt.subplots(figsize=(5, min(6.5, 1.9 + 0.45 * len(self.course))))
         draw_course(
             self.course,
             self.moves,
@@ -813,8 +825,9 @@ class SubtractionPlay(SnapshotWidget):
 class NumberGraphExplorer(SnapshotWidget):
     """A slider for N (and a box for the moves) that redraws the number graph."""
 
-    #: The number graph is drawn at 96 dpi and shown at its own width in CSS pixels (8 inches).
-    IMAGE_DPI, IMAGE_WIDTH = 96, 786
+    #: The number graph is drawn at 80 dpi and shown at its own width in CSS pixels (11 inches
+    #: with the legend beside it; 14-point text 16 pixels tall).
+    IMAGE_DPI, IMAGE_WIDTH = 80, 942
 
     def __init__(self, N: int = 22, moves: Iterable[int] = SOURCE_MOVES, max_N: int = 80):
         super().__init__()
@@ -887,8 +900,8 @@ def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, hig
 class MixedRateExplorer(SnapshotWidget):
     """A slider for p shows the win rate of mixed(p) against random, with the curve over p."""
 
-    #: The plot is drawn at 120 dpi and shown at its own width in CSS pixels (6 inches).
-    IMAGE_DPI, IMAGE_WIDTH = 120, 644
+    #: The plot is drawn at 96 dpi and shown at its own width in CSS pixels (10 inches, trimmed).
+    IMAGE_DPI, IMAGE_WIDTH = 96, 826
 
     def __init__(
         self,
@@ -930,13 +943,14 @@ class MixedRateExplorer(SnapshotWidget):
         self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
 
     def snapshot(self):
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=4)
+        fig, ax = plt.subplots(figsize=(10, 5))
+        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=5)
         ax.plot([self.p], [self.rates[self.p]], "o", color=RED, ms=10)
         ax.axhline(0.5, color=GREY, lw=1, ls="--")
         ax.set_xlabel("p (probability of the optimal move)")
         ax.set_ylabel("win rate against random")
         ax.set_ylim(0, 1)
-        ax.set_title(f"mixed(p) vs random, {self.games} games per p (seed {self.seed})", fontsize=10)
+        ax.set_title(f"mixed(p) vs random, {self.games} games per p (seed {self.seed})")
         ax.grid(alpha=0.3)
+        readable(ax)
         return fig

@@ -20,6 +20,7 @@ import matplotlib.pyplot as plt
 from ..protocol import Game, State, check_game
 from ..search import INF, AlphaBetaTrace, Evaluate, Order, guard_depth, minimax
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
+from .style import FONT
 from .widgets import SnapshotWidget, figure_png
 
 # --- the model: an explicit, small tree ------------------------------------------------------
@@ -137,7 +138,7 @@ def draw_mini_board(
     size: float = 0.8,
     edge: str = BLACK,
     face: str = "white",
-    mark_size: float = 7,
+    mark_size: float = FONT,
 ) -> None:
     """A little TicTacToe board centred at (x, y), `size` wide and high (data units)."""
     h = size / 2
@@ -311,7 +312,7 @@ def draw_alphabeta_step(
     return fig
 
 
-def _wrap_caption(ax, text: str, width: int = 95, size: float = 9) -> None:
+def _wrap_caption(ax, text: str, width: int = 95, size: float = FONT) -> None:
     import textwrap
 
     ax.text(
@@ -336,11 +337,13 @@ def alphabeta_figures(trace: AlphaBetaTrace, tree: TreeNode, kinds: Sequence[str
 
 
 def draw_alphabeta_storyboard(
-    trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int], ncols: int = 2, figsize=(12, 8.5)
+    trace: AlphaBetaTrace, tree: TreeNode, steps: Sequence[int], ncols: int = 2, figsize=None
 ):
-    """Several steps of the run in one figure (a grid), for a single slide."""
+    """Several steps of the run in one figure (a grid of `ncols` columns, 5.2 inches per row
+    unless `figsize` says otherwise). For a slide, show one row (two steps) per figure: a
+    taller figure is shrunk to fit the slide's height and its text gets too small."""
     rows = (len(steps) + ncols - 1) // ncols
-    fig, axes = plt.subplots(rows, ncols, figsize=figsize, squeeze=False)
+    fig, axes = plt.subplots(rows, ncols, figsize=figsize or (12, 5.2 * rows), squeeze=False)
     for ax, k in zip(axes.flat, steps):
         draw_alphabeta_step(trace, tree, k, ax=ax, scale=1.0, caption_width=50)
     for ax in list(axes.flat)[len(steps) :]:
