@@ -66,6 +66,7 @@ from .games.tictactoe import (
     lines_order,
     open_lines,
     winner,
+    winning_mark,
 )
 from .match import GameRecord, PlayerError, TournamentResult, draw_start, play_game, playout, random_start, tournament
 
@@ -229,6 +230,7 @@ __all__ = [
     "tree_size",
     "TreeGame",
     "winner",
+    "winning_mark",
     "winning_moves",
     "winning_nim_moves",
     "WinningPositions",

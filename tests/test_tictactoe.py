@@ -6,9 +6,9 @@ matplotlib.use("Agg")
 
 import pytest
 
-from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, reachable_positions, tournament, winner
+from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, play_game, reachable_positions, tournament, winner
 from gamekit.counting import count_outcomes, outcome_probabilities
-from gamekit.games.tictactoe import board_from_string, board_text
+from gamekit.games.tictactoe import board_from_string, board_text, winning_mark
 from gamekit.players import LossAversePlayer, RawCountPlayer
 from gamekit.sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from gamekit.views.tictactoe import (
@@ -29,13 +29,13 @@ POSITIONS = sorted(reachable_positions(GAME))
 def test_source_encoding_detects_the_same_winner_and_turn_everywhere():
     for board in POSITIONS:
         cells = source_encoding(board)
-        assert source_winner(cells) == winner(board)
+        assert source_winner(cells) == winning_mark(board)
         assert source_x_to_move(cells) == (GAME.to_move(board) == 0)
         assert (sum(cells) == 21) == ("." not in board)
 
 
 def test_seed_text_value_two_for_o_would_break_both_tests():
-    wrong_win = [b for b in POSITIONS if source_winner(source_encoding(b, o_value=2), o_value=2) != winner(b)]
+    wrong_win = [b for b in POSITIONS if source_winner(source_encoding(b, o_value=2), o_value=2) != winning_mark(b)]
     assert wrong_win, "with O = 2 some board should be misjudged"
     assert all(source_winner(source_encoding(b, 2), 2) == "X" for b in wrong_win[:20])
     wrong_turn = [b for b in POSITIONS if source_x_to_move(source_encoding(b, 2)) != (GAME.to_move(b) == 0)]
@@ -54,6 +54,18 @@ def test_source_encoding_refuses_bad_boards():
         source_winner((0,) * 9, o_value=1)
     with pytest.raises(ValueError, match="nine cells"):
         source_x_to_move((0,) * 8)
+
+
+def test_winner_is_a_player_index_like_every_winner_in_gamekit():
+    """winner(board) is 0 (X), 1 (O) or None, the type of GameRecord.winner; winning_mark gives the mark."""
+    marks = {None: None, 0: "X", 1: "O"}
+    for board in POSITIONS[::5]:
+        assert winner(board) in (0, 1, None) and winning_mark(board) == marks[winner(board)]
+    for seed in range(4):
+        rec = play_game(GAME, [RandomPlayer(seed=seed), RandomPlayer(seed=seed + 10)])
+        assert winner(rec.states[-1]) == rec.winner
+    assert winner(board_from_string("XXX|OO.|...")) == 0 and winner(board_from_string("OOO|XX.|X.X")) == 1
+    assert winner(board_from_string("XOX|XOO|OXX")) is None and winner(GAME.initial_state()) is None
 
 
 def test_seed_means_a_random_seed_only():
@@ -143,7 +155,7 @@ def test_widget_callbacks_headless():
     w.opponent.value = "perfect"
     while not GAME.is_terminal(w.state):
         w.squares[w.state.index(".")].click()
-    assert winner(w.state) != "O"  # the perfect player never loses
+    assert winner(w.state) != 1  # the perfect player (X) never loses
     final = w.state
     w.squares[final.index(".") if "." in final else 0].click()
     assert w.state == final and "over" in w.message.value
@@ -186,7 +198,7 @@ def test_widget_shows_each_hint_under_its_square_and_colours_it():
     w = TicTacToePlay(players={"first free": lambda: lambda game, s: game.legal_moves(s)[0]}, hints=True)
     for square in (6, 7, 8):  # the computer fills 0, 1, 2 ... and X completes the bottom row first
         w.squares[square].click()
-    assert winner(w.state) == "X" and "You win" in w.message.value
+    assert winner(w.state) == 0 and winning_mark(w.state) == "X" and "You win" in w.message.value
     assert [i for i, b in enumerate(w.squares) if b.style.text_color == RED] == [6, 7, 8]
     assert all(lab.layout.display == "none" for lab in w.hint_labels)
 
@@ -198,4 +210,4 @@ def test_winning_line_is_the_games_rule():
         line = winning_line(board)
         assert (line is None) == (winner(board) is None)
         if line:
-            assert {board[i] for i in line} == {winner(board)}
+            assert {board[i] for i in line} == {winning_mark(board)}

@@ -272,13 +272,13 @@ def test_play_widget_perfect_human_beats_the_optimal_computer_from_a_blue_start(
         n = w.n
         d = next(d for d in (3, 5, 11) if n - d >= 0 and (n - d) % 8 in (0, 1, 2))
         assert w.play_move(d)
-    assert w.winner == "you" and "you won" in w.status.value
+    assert w.winner == 0 and w.winner_name == "you" and "you won" in w.status.value  # you moved first
 
 
 def test_play_widget_after_game_over_changes_nothing():
     w = SubtractionPlay(start=4, opponent="optimal")
     w.move_buttons[0].click()  # 4 -> 1, then the computer must go below zero
-    assert w.over and w.winner == "you"
+    assert w.over and w.winner == 0 and w.winner_name == "you"
     before = list(w.course)
     w.move_buttons[1].click()
     assert w.course == before

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..protocol import illegal_move
+from ..protocol import Winner, illegal_move
 
 EMPTY, X, O = ".", "X", "O"
 MARKS = (X, O)  # MARKS[player]
@@ -31,12 +31,12 @@ LINES = (
 Board = tuple  # tuple of 9 strings
 
 
-def winner(board: Board) -> str | None:
-    """'X' or 'O' if that mark fills a line, else None.
+def winning_mark(board: Board) -> str | None:
+    """'X' or 'O' if that mark fills a line, else None (the mark; `winner` gives the player).
 
     Remembered per board (there are only 5,478 legal ones), because every search of the
-    course asks this question again and again for the same boards. `winner.cache_clear()`
-    forgets (benchmarks use it to time a cold start).
+    course asks this question again and again for the same boards. `winning_mark.cache_clear()`
+    (or `winner.cache_clear()`) forgets (benchmarks use it to time a cold start).
     """
     try:
         return _winner_memo(board)
@@ -52,6 +52,17 @@ def _winner_memo(board: Board) -> str | None:
     return None
 
 
+def winner(board: Board) -> Winner:
+    """The player who has three in a line: 0 (X), 1 (O), or None (nobody, yet or in a draw).
+
+    The same type as `GameRecord.winner` and every other `winner` in gamekit
+    (`gamekit.protocol.Winner`); `winning_mark` gives the mark instead.
+    """
+    mark = winning_mark(board)
+    return None if mark is None else MARKS.index(mark)
+
+
+winning_mark.cache_clear = _winner_memo.cache_clear  # type: ignore[attr-defined]
 winner.cache_clear = _winner_memo.cache_clear  # type: ignore[attr-defined]
 
 
@@ -142,20 +153,20 @@ class TicTacToe:
         return 0 if state.count(EMPTY) % 2 else 1  # X moves when an odd number of squares is free
 
     def legal_moves(self, state: Board) -> tuple[int, ...]:
-        if winner(state) is not None:
+        if winning_mark(state) is not None:
             return ()
         return tuple(i for i, c in enumerate(state) if c == EMPTY)
 
     def play(self, state: Board, move: int) -> Board:
         if (
-            type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY or winner(state) is not None
+            type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY or winning_mark(state) is not None
         ):  # (type(True) is bool, so True/False are refused too)
             raise illegal_move(move, state, self.legal_moves(state))
         mark = X if state.count(EMPTY) % 2 else O
         return state[:move] + (mark,) + state[move + 1 :]
 
     def is_terminal(self, state: Board) -> bool:
-        return winner(state) is not None or EMPTY not in state
+        return winning_mark(state) is not None or EMPTY not in state
 
     def utility(self, state: Board, player: int) -> float:
         w = winner(state)
@@ -163,7 +174,7 @@ class TicTacToe:
             if EMPTY in state:
                 raise ValueError(f"utility is defined only at the end of the game, not at {''.join(state)!r}")
             return 0.0
-        return 1.0 if w == MARKS[player] else -1.0
+        return 1.0 if w == player else -1.0
 
 
 # --- heuristics and move orders for search (passed to gamekit.search as arguments) -----------

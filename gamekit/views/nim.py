@@ -25,7 +25,7 @@ import networkx as nx
 
 from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
-from ..protocol import Game, Move, State, check_bool, check_game, check_int, check_player, is_int
+from ..protocol import Game, Move, State, Winner, check_bool, check_game, check_int, check_player, is_int
 from ..solve import best_moves, move_values, solve
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
@@ -216,10 +216,22 @@ class NimMatch:
     def over(self) -> bool:
         return self.game.is_terminal(self.state)
 
-    def winner(self) -> str | None:
+    @property
+    def winner_seat(self) -> Winner:
+        """The seat that won (0 or 1; `human` is the person's seat), or None while the game runs:
+        the same type as every `winner` in gamekit."""
         if not self.over:
             return None
-        return "you" if self.game.utility(self.state, self.human) > 0 else self.name
+        return 0 if self.game.utility(self.state, 0) > 0 else 1
+
+    @property
+    def winner_name(self) -> str | None:
+        """Who won, as shown to the person: 'you', the computer's `name`, or None while the game runs."""
+        seat = self.winner_seat
+        return None if seat is None else ("you" if seat == self.human else self.name)
+
+    def winner(self) -> str | None:  # ALIAS of winner_name: views/qlearning still calls model.winner()
+        return self.winner_name
 
     def move_values(self) -> dict[tuple[int, int], float]:
         """{(pile from 1, take): value for the person} for every legal move now."""
@@ -280,7 +292,7 @@ def draw_nim(match: NimMatch, ax=None, hints: bool = True):
             colour = GREY if v is None else RED if v > 0 else BLUE
             ax.plot([j, j], [y - 0.3, y + 0.3], color=colour, lw=7, solid_capstyle="round")
     if match.over:
-        status = f"game over: {match.winner()} won"
+        status = f"game over: {match.winner_name} won"
     elif hints:
         status = f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, blue loses"
     else:
@@ -332,7 +344,8 @@ class NimPlay(SnapshotWidget):
             return
         last = self.model.history[-1]
         if self.model.over:
-            self.say(f"Game over: {self.model.winner()} won.", "good" if self.model.winner() == "you" else "info")
+            won = self.model.winner_seat == self.model.human
+            self.say(f"Game over: {self.model.winner_name} won.", "good" if won else "info")
         else:
             self.say(f"The computer took {last[2]} from pile {last[1]}.")
         self.refresh()

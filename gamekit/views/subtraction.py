@@ -43,7 +43,7 @@ from ..counting import reachable_positions, tree_size
 from ..games.subtraction import SOURCE_MOVES, SubtractionGame, SubtractionState, check_moves, check_number, periodicity
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
-from ..protocol import IllegalMoveError, check_bool, check_int, check_name, check_probability, is_int
+from ..protocol import IllegalMoveError, Winner, check_bool, check_int, check_name, check_probability, is_int
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .style import FONT, TITLE, readable
 from .widgets import SnapshotWidget
@@ -739,14 +739,18 @@ class SubtractionPlay(SnapshotWidget):
         return self.game.is_terminal(self.state)
 
     @property
-    def winner(self) -> str | None:
-        """Who won, as shown to the player: 'you', 'computer', or None while the game runs.
-
-        Read off the game's own `utility` (seat 0 is whoever moved first), not re-derived here.
+    def winner(self) -> Winner:
+        """The seat that won (0 = whoever moved first, 1), or None while the game runs: the same
+        type as every `winner` in gamekit. Read off the game's own `utility`, not re-derived here.
         """
         if not self.over:
             return None
-        return self.players[0] if self.game.utility(self.state, 0) > 0 else self.players[1]
+        return 0 if self.game.utility(self.state, 0) > 0 else 1
+
+    @property
+    def winner_name(self) -> str | None:
+        """Who won, as shown to the player: 'you', 'computer', or None while the game runs."""
+        return None if self.winner is None else self.players[self.winner]
 
     def new_game(self, start=None, opponent: str | None = None, human_first: bool | None = None) -> bool:
         """Start a new game (defaults: the current settings); False and a message if input is bad."""
@@ -775,7 +779,7 @@ class SubtractionPlay(SnapshotWidget):
     def play_move(self, d: int) -> bool:
         """Your move: subtract d; then the computer answers. False and a message if not allowed."""
         if self.over:
-            self.say(f"The game is over ({self.winner} won). Press 'New game' to play again.", "error")
+            self.say(f"The game is over ({self.winner_name} won). Press 'New game' to play again.", "error")
             return False
         if not is_int(d) or d not in self.game.legal_moves(self.state):
             legal = self.game.legal_moves(self.state)
@@ -802,7 +806,7 @@ class SubtractionPlay(SnapshotWidget):
     # -- the view --------------------------------------------------------------------------
     def status_text(self) -> str:
         if self.over:
-            return f"Game over at {self.n}: <b>{self.winner} won</b>."
+            return f"Game over at {self.n}: <b>{self.winner_name} won</b>."
         colour = "red (you cannot force a win)" if _is_red(self.n, self.moves) else "blue (a win can be forced)"
         return f"Now at <b>{self.n}</b>, your move. This number is {colour}."
 

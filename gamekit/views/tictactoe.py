@@ -15,9 +15,10 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from matplotlib.colors import LinearSegmentedColormap
 
-from ..games.tictactoe import EMPTY, O, TicTacToe, X, board_text, winner, winning_line
+from ..games.tictactoe import EMPTY, O, TicTacToe, X, board_text, winning_line, winning_mark
 from ..protocol import IllegalMoveError
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .style import readable
 from .widgets import SnapshotWidget
 
 #: Low values red (a square you want to play), high values blue (a square to avoid).
@@ -187,7 +188,7 @@ def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | 
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
-    return ax
+    return readable(ax)
 
 
 PlayerFactory = Callable[[], Callable]
@@ -332,7 +333,7 @@ class TicTacToePlay(SnapshotWidget):
             news += f" {self.opponent.value} played square {move}."
         kind = "info"
         if self.game.is_terminal(self.state):
-            w = winner(self.state)
+            w = winning_mark(self.state)
             news += " Draw." if w is None else " You win!" if w == self.seat.value else f" {w} wins."
             kind = "good" if w == self.seat.value else "info"
         self.say(news, kind)
