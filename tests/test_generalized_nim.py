@@ -528,7 +528,7 @@ def test_nim_widget_perfect_player_wins_and_game_over_message():
     w.pile.value, w.take.value = 1, 1  # leaves (0, 2): the computer takes both and wins
     w.button.click()
     assert w.model.over and w.model.winner_name == "computer" and "Game over" in w.message.value
-    assert w.model.winner_seat == 1 and w.model.human == 0
+    assert w.model.winner == 1 and w.model.human == 0
     before = (w.model.state, list(w.model.history))
     w.button.click()
     assert "game is over" in w.message.value and (w.model.state, w.model.history) == before

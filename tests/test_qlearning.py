@@ -377,18 +377,18 @@ def test_match_model_plays_to_the_end(trained):
     while not m.over:
         (pile, take), _ = next(iter(m.q_values().items()))
         m.human_move(pile, take)
-    assert m.winner() == "the AI"
+    assert m.winner_name == "the AI" and m.winner == 1 - m.human
     with pytest.raises(ValueError, match="over"):
         m.human_move(1, 1)
 
 
 def test_pole_positions_against_the_exact_rule():
-    from gamekit.sources.q_nim import source_pole_position as seed_pole_position
+    from gamekit.sources.q_nim import source_pole_position
     from gamekit.views.qlearning import plot_p_positions
 
     P = [p for p in ALL if not mover_wins(tuple(sorted(p)))]
     assert len(P) == 24
-    assert [p for p in P if not seed_pole_position(p)] == [
+    assert [p for p in P if not source_pole_position(p)] == [
         (0, 0, 1),
         (0, 1, 0),
         (1, 0, 0),
@@ -396,7 +396,7 @@ def test_pole_positions_against_the_exact_rule():
         (3, 4, 7),
         (3, 5, 6),
     ]
-    assert [p for p in ALL if seed_pole_position(p) and p not in P] == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+    assert [p for p in ALL if source_pole_position(p) and p not in P] == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
     assert winning_moves((3, 5, 7)) == {(0, 1), (1, 1), (2, 1)}  # the source's "counter" wins
     assert mover_wins((3, 5, 7))  # so the first player should start
     assert len(plot_p_positions((3, 5, 7)).axes) == 4

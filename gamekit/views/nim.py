@@ -217,7 +217,7 @@ class NimMatch:
         return self.game.is_terminal(self.state)
 
     @property
-    def winner_seat(self) -> Winner:
+    def winner(self) -> Winner:
         """The seat that won (0 or 1; `human` is the person's seat), or None while the game runs:
         the same type as every `winner` in gamekit."""
         if not self.over:
@@ -227,11 +227,8 @@ class NimMatch:
     @property
     def winner_name(self) -> str | None:
         """Who won, as shown to the person: 'you', the computer's `name`, or None while the game runs."""
-        seat = self.winner_seat
+        seat = self.winner
         return None if seat is None else ("you" if seat == self.human else self.name)
-
-    def winner(self) -> str | None:  # ALIAS of winner_name: views/qlearning still calls model.winner()
-        return self.winner_name
 
     def move_values(self) -> dict[tuple[int, int], float]:
         """{(pile from 1, take): value for the person} for every legal move now."""
@@ -344,7 +341,7 @@ class NimPlay(SnapshotWidget):
             return
         last = self.model.history[-1]
         if self.model.over:
-            won = self.model.winner_seat == self.model.human
+            won = self.model.winner == self.model.human
             self.say(f"Game over: {self.model.winner_name} won.", "good" if won else "info")
         else:
             self.say(f"The computer took {last[2]} from pile {last[1]}.")

@@ -15,7 +15,6 @@ from matplotlib.colors import LinearSegmentedColormap
 from ..games.nim import Nim, NimState, is_p_position, parse_piles
 from ..qlearning import QLearner, TrainingResult
 from ..sources.q_nim import sorted_piles, source_pole_position
-from ..sources.q_nim import source_pole_position as seed_pole_position  # noqa: F401  # ALIAS
 from .colors import BLACK, BLUE, GREY, RED
 from .nim import NimMatch
 from .widgets import SnapshotWidget
@@ -187,8 +186,9 @@ class QNimPlay(SnapshotWidget):
             self.say(str(err), "error")
             return
         if self.model.over:
-            w = self.model.winner()
-            self.say(f"Game over: {w} won.", "good" if w == "you" else "info")
+            self.say(
+                f"Game over: {self.model.winner_name} won.", "good" if self.model.winner == self.model.human else "info"
+            )
         else:
             _, pile, take = self.model.history[-1]
             self.say(f"The AI took {take} from pile {pile}.")
@@ -226,7 +226,7 @@ class QNimPlay(SnapshotWidget):
         )
         qs = self.model.q_values()
         if self.model.over:
-            qline = f"<b>Game over: {html.escape(self.model.winner() or '')} won.</b>"
+            qline = f"<b>Game over: {html.escape(self.model.winner_name or '')} won.</b>"
         else:
             who = "you" if self.model.game.to_move(self.model.state) == self.model.human else "the AI"
             cells = " ".join(
