@@ -7,35 +7,14 @@ subtraction game and TicTacToe the tree is vastly larger, which is why the forwa
 
 from __future__ import annotations
 
-import functools
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 
-from .protocol import Game, GameTooDeepError, Move, State, check_game, check_player, player_name
+from .protocol import Game, Move, State, check_game, check_player, guard_depth, player_name
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _names_the_depth_limit(func: F) -> F:
-    """Turn a bare RecursionError of a recursive counter into a GameTooDeepError that names the limit."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except GameTooDeepError:
-            raise
-        except RecursionError:
-            raise GameTooDeepError(
-                f"{func.__name__} recurses once per move, and this game is deeper than Python's recursion "
-                f"limit allows (sys.getrecursionlimit() = {sys.getrecursionlimit()}); use a smaller start, "
-                "the iterative tree_size/solve, or raise the limit with sys.setrecursionlimit"
-            ) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def tree_size(game: Game, state: State | None = None) -> int:
@@ -122,7 +101,7 @@ def _leaf_counts(game: Game, state: State) -> OutcomeCounts:
     return _P0_WINS if u > 0 else _P1_WINS if u < 0 else _DRAW
 
 
-@_names_the_depth_limit
+@guard_depth
 def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCounts:
     """Count the games below `state` by plain recursion, as a student writes it first.
 
@@ -142,7 +121,7 @@ def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCount
     return count(game.initial_state() if state is None else state)
 
 
-@_names_the_depth_limit
+@guard_depth
 def count_outcomes(
     game: Game, state: State | None = None, memo: dict[State, OutcomeCounts] | None = None
 ) -> OutcomeCounts:
@@ -176,7 +155,7 @@ def count_outcomes(
     return count(game.initial_state() if state is None else state)
 
 
-@_names_the_depth_limit
+@guard_depth
 def games_by_length(game: Game, state: State | None = None) -> dict[int, OutcomeCounts]:
     """The games below `state`, split by their number of moves: {length: OutcomeCounts}.
 
@@ -217,7 +196,7 @@ class OutcomeProbabilities:
         return (self.p1_win, self.p0_win)[player]
 
 
-@_names_the_depth_limit
+@guard_depth
 def outcome_probabilities(
     game: Game, state: State | None = None, memo: dict[State, OutcomeProbabilities] | None = None
 ) -> OutcomeProbabilities:

@@ -9,9 +9,11 @@ function says otherwise.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -72,7 +74,28 @@ class GameTooDeepError(RecursionError):
     """A recursive function met a game deeper than Python's recursion limit; the message names the limit."""
 
 
-TooDeepError = GameTooDeepError  # ALIAS (the first name; gamekit.sources.julia_nim imports it)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guard_depth(func: F) -> F:
+    """Decorate a recursive function (one call per move) so that a game deeper than Python's
+    recursion limit raises `GameTooDeepError` naming the limit, not a bare RecursionError."""
+
+    @functools.wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GameTooDeepError:
+            raise
+        except RecursionError:
+            raise GameTooDeepError(
+                f"{func.__name__} recurses once per move, and this game is deeper than Python's recursion "
+                f"limit allows (sys.getrecursionlimit() = {sys.getrecursionlimit()}); search with a depth "
+                "limit or a smaller start, use gamekit.solve (which iterates), or raise the limit with "
+                "sys.setrecursionlimit"
+            ) from None
+
+    return guarded  # type: ignore[return-value]
 
 
 def illegal_move(move: Any, state: Any, legal: Sequence[Any]) -> IllegalMoveError:

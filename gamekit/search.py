@@ -26,17 +26,15 @@ recursion limit raises `GameTooDeepError` (naming the limit); `gamekit.solve` it
 
 from __future__ import annotations
 
-import functools
 import math
 import numbers
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from .protocol import Game, GameTooDeepError, Move, State, check_game, check_seed, is_int
+from .protocol import Game, GameTooDeepError, Move, State, check_game, check_seed, guard_depth, is_int
 from .solve import solve
 
 __all__ = [
@@ -58,7 +56,6 @@ __all__ = [
     "minimax",
     "oracle_order",
     "random_order",
-    "guard_depth",
     "textbook_alphabeta",
     "trace_alphabeta",
 ]
@@ -198,36 +195,10 @@ T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _too_deep(err: RecursionError, game: Game) -> GameTooDeepError:
-    if isinstance(err, GameTooDeepError):
-        return err
-    return GameTooDeepError(
-        f"{game!r} is too deep for a recursive search: Python allows about "
-        f"{sys.getrecursionlimit()} nested calls (sys.getrecursionlimit()). Search with a depth "
-        f"limit, or use gamekit.solve, which does not recurse."
-    )
-
-
-def _recursive(run: Callable[[], T], game: Game) -> T:
-    """Run a recursive search; turn Python's bare RecursionError into one that names the limit."""
-    try:
-        return run()
-    except RecursionError as err:
-        raise _too_deep(err, game) from None
-
-
-def guard_depth(search: F) -> F:
-    """Decorate a recursive search(game, ...) so that a game deeper than Python's recursion
-    limit raises `GameTooDeepError` (which names the limit), not a bare RecursionError."""
-
-    @functools.wraps(search)
-    def guarded(game: Game, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return search(game, *args, **kwargs)
-        except RecursionError as err:
-            raise _too_deep(err, game) from None
-
-    return guarded  # type: ignore[return-value]
+def _recursive(run: Callable[[], T], name: str) -> T:
+    """Run the recursive search `name`; a game deeper than Python's recursion limit gets a clear error."""
+    run.__name__ = name
+    return guard_depth(run)()
 
 
 def _leaf_value(game: Game, s: State, evaluate: Evaluate | None, c: _Counts) -> float:
@@ -275,7 +246,7 @@ def minimax(
                 best = (v, (m,) + pv)
         return best  # type: ignore[return-value]  # there was at least one move
 
-    v, pv = _recursive(lambda: value(s0, INF if depth is None else depth), game)
+    v, pv = _recursive(lambda: value(s0, INF if depth is None else depth), "minimax")
     return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, horizon=c.horizon, depth=depth)
 
 
@@ -456,7 +427,7 @@ def alphabeta(
         tell("return", s, path, a, b, best)
         return best, best_pv
 
-    v, pv = _recursive(lambda: search(s0, (), INF if depth is None else depth, alpha, beta), game)
+    v, pv = _recursive(lambda: search(s0, (), INF if depth is None else depth, alpha, beta), "alphabeta")
     bound = UPPER if v <= alpha else LOWER if v >= beta else EXACT
     return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, c.hits, c.horizon, depth, bound)
 

@@ -650,7 +650,7 @@ def test_gnim_widget_headless_state_message_hints_and_snapshot():
 
 
 def test_deep_games_get_a_clear_error_not_a_bare_recursion_error():
-    from gamekit.protocol import TooDeepError
+    from gamekit.protocol import GameTooDeepError
 
     deep = GeneralizedNim(5000, {1: INF})
     for call in (
@@ -658,6 +658,6 @@ def test_deep_games_get_a_clear_error_not_a_bare_recursion_error():
         lambda: source_alphabeta(deep, deep.initial_state()),
         lambda: source_alphabeta_max_repaired(deep, deep.initial_state()),
     ):
-        with pytest.raises(TooDeepError, match="recursion limit"):
+        with pytest.raises(GameTooDeepError, match="recursion limit"):
             call()
     assert start_value(deep) == -1  # solve iterates: 5000 single steps, the second player takes the last

@@ -17,20 +17,17 @@ study the source's errors.
 
 from __future__ import annotations
 
-import functools
 import math
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..protocol import Game, State, TooDeepError, check_bool, check_game
+from ..protocol import Game, State, check_bool, check_game, guard_depth
 from ..solve import solve
 
 __all__ = [
     "MinMaxCount",
     "find_counterexample",
-    "names_the_limit",
     "source_alphabeta",
     "source_alphabeta_max_repaired",
     "source_minmax",
@@ -38,24 +35,6 @@ __all__ = [
 
 INF = math.inf
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def names_the_limit(fn: F) -> F:
-    """Turn a bare RecursionError of a literal (recursive) port into a TooDeepError naming the limit."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except TooDeepError:
-            raise
-        except RecursionError as err:
-            raise TooDeepError(
-                f"{fn.__name__} recurses once per move and the game is deeper than Python's recursion "
-                f"limit ({sys.getrecursionlimit()}); use gamekit.solve, which iterates"
-            ) from err
-
-    return wrapper  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -67,7 +46,7 @@ class MinMaxCount:
     stored: int  # states in the memo dict at the end (0 without memo)
 
 
-@names_the_limit
+@guard_depth
 def source_minmax(game: Game, state: State | None = None, memo: bool = True) -> MinMaxCount:
     """The project's MinMax (max at player 0, min at player 1, utility at leaves), counting calls
     to show what the project's dict of solved states (`gameStates`, used when `memo=True`) saves."""
@@ -101,7 +80,7 @@ def _check_window(alpha: Any, beta: Any) -> None:
             raise TypeError(f"{name} must be a number (int, float or ±math.inf), got {x!r} ({type(x).__name__})")
 
 
-@names_the_limit
+@guard_depth
 def source_alphabeta(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
     """The project's AlphaBeta pseudocode, line by line, its two bugs kept on purpose (chapter 5
     finds and explains them; `gamekit.alphabeta` is correct). Use it only to study the bugs."""
@@ -124,7 +103,7 @@ def source_alphabeta(game: Game, state: State, alpha: float = -INF, beta: float 
     return beta
 
 
-@names_the_limit
+@guard_depth
 def source_alphabeta_max_repaired(game: Game, state: State, alpha: float = -INF, beta: float = INF) -> float:
     """The literal port with only its MAX branch repaired (alpha raised inside the loop).
 

@@ -17,8 +17,8 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
-from ..protocol import Game, State, check_game
-from ..search import INF, AlphaBetaTrace, Evaluate, Order, guard_depth, minimax
+from ..protocol import Game, State, check_game, guard_depth
+from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
 from .widgets import SnapshotWidget, figure_png
