@@ -14,6 +14,21 @@ from typing import Any, NamedTuple, TypeVar
 
 from .protocol import Game, Move, State, check_game, check_player, guard_depth, player_name
 
+__all__ = [
+    "against_every_opponent",
+    "count_outcomes",
+    "count_outcomes_plain",
+    "ExhaustiveCheck",
+    "games_by_length",
+    "line_probability",
+    "outcome_probabilities",
+    "OutcomeCounts",
+    "OutcomeProbabilities",
+    "reachable_positions",
+    "terminal_positions",
+    "tree_size",
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -21,6 +21,18 @@ from .protocol import (
     player_name,
 )
 
+__all__ = [
+    "draw_start",
+    "GameRecord",
+    "play_game",
+    "PlayerError",
+    "playout",
+    "random_start",
+    "StartChooser",
+    "tournament",
+    "TournamentResult",
+]
+
 
 @dataclass(frozen=True)
 class GameRecord:

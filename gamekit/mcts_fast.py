@@ -22,6 +22,16 @@ import time
 
 from .mcts import check_budget, check_exploration, ucb1
 
+__all__ = [
+    "board_bits",
+    "EMPTIES",
+    "FastTicTacToeMCTS",
+    "FastTicTacToePlayer",
+    "FULL",
+    "LINES",
+    "WINS",
+]
+
 # The board's own bitboard form. This module is TicTacToe's fast path and carries the rules it
 # needs as bit masks; it imports no game module (algorithms know games only through the protocol),
 # and tests/test_mcts.py checks these constants against gamekit.games.tictactoe and that both

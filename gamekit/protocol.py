@@ -17,6 +17,29 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+__all__ = [
+    "check_bool",
+    "check_game",
+    "check_int",
+    "check_name",
+    "check_player",
+    "check_probability",
+    "check_seed",
+    "Game",
+    "GameTooDeepError",
+    "guard_depth",
+    "illegal_move",
+    "IllegalMoveError",
+    "is_int",
+    "Move",
+    "MoveTypeError",
+    "OPTIONAL_METHODS",
+    "Player",
+    "player_name",
+    "State",
+    "Winner",
+]
+
 # States and moves are hashable values (tuples, named tuples, frozen dataclasses). They are typed
 # `Any` rather than `Hashable` so that a game whose methods take its own state class (e.g.
 # `SubtractionGame.play(state: SubtractionState, ...)`) still satisfies the `Game` protocol:

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from .protocol import Game, Move, State, check_game
 
+__all__ = [
+    "best_moves",
+    "move_values",
+    "solve",
+]
+
 
 def solve(game: Game, state: State | None = None, table: dict[State, float] | None = None) -> dict[State, float]:
     """The exact minimax value of every position reachable from `state` (default: the start).

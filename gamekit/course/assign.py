@@ -37,6 +37,31 @@ import nbformat
 
 from .tidy import make_readable, tidy_notebook
 
+__all__ = [
+    "assign_all",
+    "assign_notebook",
+    "Assigned",
+    "assignment_name",
+    "config_cell",
+    "CONFIG_MARK",
+    "is_assignment",
+    "is_teacher_only",
+    "KERNEL_TCP_WARNING",
+    "marker",
+    "Question",
+    "questions",
+    "quiet_output",
+    "secret_lines",
+    "solution_code",
+    "solution_notebook",
+    "student_file_name",
+    "student_leaks",
+    "student_lines",
+    "TEACHER_TAGS",
+    "test_is_hidden",
+    "without_teacher_cells",
+]
+
 CONFIG_MARK = "# ASSIGNMENT CONFIG"
 #: Tags that keep a cell out of every student copy (besides slide_type "notes").
 TEACHER_TAGS = frozenset({"teacher-only", "teacher_only", "teacher"})

@@ -48,6 +48,41 @@ from . import assign
 from .execute import SLIDE_STYLE, execute_notebook
 from .tidy import make_readable
 
+__all__ = [
+    "asset_config",
+    "ASSET_PACKAGES",
+    "assets_installed",
+    "build_html",
+    "build_slides",
+    "build_solutions",
+    "BuildPaths",
+    "cell_height",
+    "classroom_notebook",
+    "copy_lib",
+    "course_notebooks",
+    "default_paths",
+    "FIGURE_BOX",
+    "figure_report",
+    "figure_text_px",
+    "fit_figures",
+    "HTML_TEMPLATE",
+    "install_assets",
+    "LIB_FILES",
+    "MIN_FIGURE_SHARE",
+    "MIN_TEXT_PX",
+    "notebook_figure_report",
+    "page_html",
+    "remote_resources",
+    "SLIDE_BUDGET",
+    "slide_deck",
+    "slides_html",
+    "SLIDES_TEMPLATE",
+    "split_long_slides",
+    "THEME",
+    "write_html",
+    "write_slides",
+]
+
 #: npm packages the offline slides need, pinned: reveal.js 4.0.2 is the version nbconvert's
 #: reveal template is written for; MathJax 2 because the template calls MathJax.Hub.
 ASSET_PACKAGES = {

@@ -9,6 +9,16 @@ from pathlib import Path
 
 import nbformat
 
+__all__ = [
+    "execute_notebook",
+    "export_slides",
+    "INLINE_BACKEND",
+    "inline_figures",
+    "ipc_config",
+    "SLIDE_DPI",
+    "SLIDE_STYLE",
+]
+
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 #: Dots per inch of figures on slides: figures are drawn sharp enough to be shown up to about

@@ -52,6 +52,22 @@ from .assign import quiet_output
 from .execute import ipc_config
 from .tidy import make_readable
 
+__all__ = [
+    "Autograder",
+    "CELL_TIMEOUT",
+    "feedback_html",
+    "find_autograders",
+    "find_submissions",
+    "grade",
+    "grade_one",
+    "prerun",
+    "STOPPED_CELL",
+    "Submission",
+    "SubmissionResult",
+    "worker",
+    "write_reports",
+]
+
 #: Seconds any one cell of a submission may run (the reference solutions need well under 3 s).
 CELL_TIMEOUT = 30.0
 #: The source that replaces a cell that timed out or killed the kernel.

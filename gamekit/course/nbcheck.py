@@ -18,6 +18,14 @@ import nbformat
 
 from . import assign
 
+__all__ = [
+    "EXERCISE",
+    "exercise_problems",
+    "exercises",
+    "notebook_problems",
+    "SLIDE_TYPES",
+]
+
 EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)?\*\*Exercise (\d+)\.(\d+)\*\*", re.S)
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
 _OLD_CHECK = re.compile(r"(^|[^.\w])check\(|from gamekit import[^\n]*\bcheck\b|gamekit\.check\b")

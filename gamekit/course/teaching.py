@@ -6,6 +6,11 @@ import html
 import inspect
 from typing import Any
 
+__all__ = [
+    "show_source",
+    "SourceView",
+]
+
 
 class SourceView:
     """Source code of a library object, shown highlighted in Jupyter and as text elsewhere."""

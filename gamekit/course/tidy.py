@@ -21,6 +21,15 @@ from pathlib import Path
 
 import nbformat
 
+__all__ = [
+    "KERNELSPEC",
+    "language_info",
+    "make_readable",
+    "metadata_problems",
+    "tidy_files",
+    "tidy_notebook",
+]
+
 #: What ipykernel writes into a notebook's metadata (ipykernel's `language_info`, with the
 #: Python version of the interpreter running the tidy).
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}

@@ -15,6 +15,16 @@ from typing import NamedTuple
 
 from ..protocol import MoveTypeError, check_bool, check_player, illegal_move, is_int
 
+__all__ = [
+    "check_piles",
+    "is_p_position",
+    "Nim",
+    "nim_sum",
+    "NimState",
+    "parse_piles",
+    "winning_nim_moves",
+]
+
 #: Limits of the playable game `Nim` (its legal_moves lists one move per stick, so the cost of
 #: search grows with the sticks); the pure rules (`nim_sum`, `is_p_position`, ...) have none.
 MAX_PILES, MAX_PILE = 100, 10_000

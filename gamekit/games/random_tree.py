@@ -18,6 +18,11 @@ import numpy as np
 
 from ..protocol import check_int, illegal_move
 
+__all__ = [
+    "RandomTree",
+    "TreeGame",
+]
+
 
 def _check_tree(tree: Any, path: tuple = ()) -> Any:
     if isinstance(tree, bool):

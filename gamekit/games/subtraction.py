@@ -23,6 +23,26 @@ import numpy as np
 
 from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int
 
+__all__ = [
+    "check_moves",
+    "check_number",
+    "MAX_N",
+    "MAX_PERIOD_SEARCH",
+    "MAX_SCAN_BYTES",
+    "Periodicity",
+    "periodicity",
+    "red_blue",
+    "RedBlue",
+    "SEED_MOVES",
+    "SOURCE_MOVES",
+    "strategy_table",
+    "StrategyRow",
+    "StrategyTable",
+    "SubtractionGame",
+    "SubtractionState",
+    "winning_moves",
+]
+
 #: Largest N for which `red_blue` builds its arrays (a few hundred MB of memory at the limit).
 MAX_N = 10**8
 #: How far `periodicity` looks for a repeating window before it gives up.

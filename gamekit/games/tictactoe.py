@@ -13,6 +13,26 @@ from typing import Any
 
 from ..protocol import Winner, illegal_move
 
+__all__ = [
+    "Board",
+    "board_from_string",
+    "board_text",
+    "canonical",
+    "game_classes_up_to_symmetry",
+    "games_in_symmetry_reduced_tree",
+    "h1",
+    "h1_scaled",
+    "LINES",
+    "lines_order",
+    "MARKS",
+    "open_lines",
+    "SYMMETRIES",
+    "TicTacToe",
+    "winner",
+    "winning_line",
+    "winning_mark",
+]
+
 EMPTY, X, O = ".", "X", "O"
 MARKS = (X, O)  # MARKS[player]
 

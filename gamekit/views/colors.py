@@ -1,3 +1,11 @@
+__all__ = [
+    "BLACK",
+    "BLUE",
+    "GREY",
+    "LIGHT_BLUE",
+    "LIGHT_RED",
+    "RED",
+]
 """The one colour language of the course.
 
 red  = a position you want to produce (the player to move there loses: a P-position,

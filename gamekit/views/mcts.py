@@ -21,6 +21,20 @@ from ..solve import solve
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
+__all__ = [
+    "display_figure",
+    "draw_tree",
+    "edge_colour",
+    "exact_values",
+    "MCTSPlay",
+    "MCTSStepper",
+    "PHASES",
+    "plot_estimates",
+    "state_label",
+    "stats_html",
+    "tree_layout",
+]
+
 PHASES = ("selection", "expansion", "rollout", "backpropagation")
 
 

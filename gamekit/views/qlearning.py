@@ -19,6 +19,20 @@ from .colors import BLACK, BLUE, GREY, RED
 from .nim import NimMatch
 from .widgets import SnapshotWidget
 
+__all__ = [
+    "MAX_STATES",
+    "plot_learning_curves",
+    "plot_p_positions",
+    "plot_q_values",
+    "plot_value_heatmap",
+    "QNimMatch",
+    "QNimPlay",
+    "SERIES_COLOURS",
+    "train_for",
+    "VALUE_CMAP",
+    "value_grid",
+]
+
 # negative values (the mover loses: a position to produce) red, positive blue, as everywhere in the course
 VALUE_CMAP = LinearSegmentedColormap.from_list("mover_value", [RED, "#ffffff", BLUE])
 # lines and bars that compare learners use neutral colours: red and blue mean positions and moves

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = [
+    "FONT",
+    "readable",
+    "TITLE",
+]
+
 #: The smallest text in any figure (points).
 FONT = 14
 #: Titles (points).

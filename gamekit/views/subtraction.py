@@ -48,6 +48,43 @@ from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .style import FONT, TITLE, readable
 from .widgets import SnapshotWidget
 
+__all__ = [
+    "backward_labels",
+    "check_draw_moves",
+    "COLOUR",
+    "course_graph",
+    "course_layout",
+    "course_legend_handles",
+    "course_numbers",
+    "draw_backward_step",
+    "draw_course",
+    "draw_forward_tree",
+    "draw_number_graph",
+    "draw_tree_growth",
+    "edge_colour",
+    "edge_colours",
+    "forward_tree",
+    "grid_layout",
+    "make_opponent",
+    "MAX_DRAW_N",
+    "MAX_GRAPH_N",
+    "MAX_LABELLED_TREE",
+    "MAX_PLAY_START",
+    "MAX_TREE_NODES",
+    "mixed_win_rate",
+    "MixedRateExplorer",
+    "number_graph",
+    "NumberGraphExplorer",
+    "OPPONENTS",
+    "parse_start",
+    "png_size",
+    "SubtractionPlay",
+    "tree_growth",
+    "tree_layout",
+    "TreeGrowth",
+    "trim_course",
+]
+
 COLOUR = {"red": RED, "blue": BLUE, "black": BLACK}
 #: Largest N the number-graph drawings accept (beyond it the picture is unreadable).
 MAX_DRAW_N = 200

@@ -21,6 +21,23 @@ from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .style import readable
 from .widgets import SnapshotWidget
 
+__all__ = [
+    "board_html",
+    "board_strip",
+    "BoardView",
+    "counting_hints",
+    "draw_board",
+    "heat_map",
+    "hint_label_html",
+    "line_boards",
+    "PlayerFactory",
+    "plot_outcomes_by_length",
+    "RED_BLUE",
+    "show_board",
+    "SQUARE_PX",
+    "TicTacToePlay",
+]
+
 #: Low values red (a square you want to play), high values blue (a square to avoid).
 RED_BLUE = LinearSegmentedColormap.from_list("gamekit_red_blue", [LIGHT_RED, "#ffffff", LIGHT_BLUE])
 

@@ -23,6 +23,18 @@ from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
 from .widgets import SnapshotWidget, figure_png
 
+__all__ = [
+    "alphabeta_figures",
+    "AlphaBetaStepper",
+    "build_tree",
+    "draw_alphabeta_step",
+    "draw_alphabeta_storyboard",
+    "draw_mini_board",
+    "draw_nested_sets",
+    "draw_tree",
+    "TreeNode",
+]
+
 # --- the model: an explicit, small tree ------------------------------------------------------
 
 

@@ -15,6 +15,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
+__all__ = [
+    "figure_png",
+    "SnapshotWidget",
+]
+
 
 def figure_png(fig) -> str:
     """A matplotlib figure as base64 PNG (and closes it, so it is not shown twice)."""
