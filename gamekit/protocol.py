@@ -34,6 +34,7 @@ __all__ = [
     "Move",
     "MoveTypeError",
     "OPTIONAL_METHODS",
+    "game_rules",
     "Player",
     "player_name",
     "State",
@@ -90,7 +91,21 @@ class Game(Protocol):
 # The subtraction game draws n uniformly in 20..50 with player 0 to move, as the source's
 # playout does. Match runners call it through `gamekit.match.draw_start`, which falls back to
 # `initial_state()` for games without it; no algorithm builds a game's states itself.
-OPTIONAL_METHODS = ("random_start",)
+#
+#     def rules(self) -> dict:
+#         """The game's rules as JSON-ready data; games built alike give equal rules."""
+#
+# A saved result (a Q-table) records `game_rules(game)` and is loaded only for a game with the
+# same rules; a game without `rules` is recorded by its class name only.
+OPTIONAL_METHODS = ("random_start", "rules")
+
+
+def game_rules(game: Any) -> dict:
+    """What identifies `game` in a saved file: its `rules()` if it offers them, else its class name."""
+    rules = getattr(game, "rules", None)
+    if callable(rules):
+        return dict(rules())
+    return {"game": type(game).__qualname__}
 
 
 class GameTooDeepError(RecursionError):

@@ -46,14 +46,14 @@ from typing import Any
 import numpy as np
 
 from .jsonio import JSONLoadError, load_json
-from .protocol import Game, Move, State, check_game, check_int
+from .protocol import Game, Move, State, check_game, check_int, game_rules
 from .solve import solve
 
 __all__ = ["TARGETS", "QLearner", "QPlayer", "TrainingResult", "WinningPositions", "identity_key"]
 
 TARGETS = ("negamax", "naive", "source")
 FORMAT = "gamekit.qtable"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 MAX_FILE_BYTES = 20_000_000  # a Q-table file larger than this is refused before it is read
 
 Encoding = Callable[[State], Hashable]
@@ -400,7 +400,7 @@ class QLearner:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
-            "game": repr(self.game),
+            "game": game_rules(self.game),
             "encoding": self.encoding,
             "target": self.target,
             "alpha": self.alpha,
@@ -414,7 +414,8 @@ class QLearner:
     def save(self, path: str | Path) -> None:
         """Write the table as JSON (never pickle).
 
-        Format: an object with "format": "gamekit.qtable", "version": 2, the game's repr, the
+        Format: an object with "format": "gamekit.qtable", "version": 3, "game": the game's rules
+        (`protocol.game_rules`, e.g. {"game": "Nim", "piles": [3, 5, 7], "misere": true}), the
         encoding's name, target, alpha, gamma, epsilon, reward, episodes, and "table": for every
         position key (as its Python repr, e.g. "(3, 5, 7)") an object mapping each action (the repr
         of the representative move, e.g. "(0, 1)" = take 1 from pile 0) to its Q-value. Reprs are
@@ -441,8 +442,8 @@ class QLearner:
             raise ValueError(
                 f"{source} has Q-table version {data.get('version')!r}; this gamekit reads {FORMAT_VERSION}"
             )
-        if data.get("game") != repr(game):
-            raise ValueError(f"{source} holds a table for {data.get('game')}, not for {game!r}")
+        if data.get("game") != game_rules(game):
+            raise ValueError(f"{source} holds a table for {data.get('game')}, not for {game_rules(game)}")
         missing = [
             k
             for k in ("encoding", "target", "alpha", "gamma", "epsilon", "reward", "episodes", "table")

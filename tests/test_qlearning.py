@@ -230,7 +230,8 @@ def test_pretrained_file_is_what_the_command_writes():
         (lambda d: '{"format": "gamekit.qtable", "format": "x"}', "twice"),
         (lambda d: b"\xff\xfe{}", "UTF-8"),
         (lambda d: json.dumps({**d, "format": "x"}), "not a Q-table file"),
-        (lambda d: json.dumps({**d, "game": "Nim([3, 5], misere=True)"}), "holds a table for"),
+        (lambda d: json.dumps({**d, "game": {"game": "Nim", "piles": [3, 5], "misere": True}}), "holds a table for"),
+        (lambda d: json.dumps({**d, "game": {**d["game"], "misere": False}}), "holds a table for"),
         (lambda d: json.dumps({k: v for k, v in d.items() if k != "alpha"}), "lacks alpha"),
         (lambda d: json.dumps({**d, "table": {**d["table"], "(9, 9, 9)": {}}}), "does not match"),
         (lambda d: json.dumps({**d, "table": {**d["table"], "(3, 5, 7)": {"(0, 1)": 1.0}}}), "do not match"),
@@ -567,3 +568,14 @@ def test_pole_position_player_refuses_bad_input():
         source_pole_position([1, 2.0, 3])
     with pytest.raises(ValueError, match=">= 0"):
         source_pole_position([1, -2, 3])
+
+
+def test_a_saved_table_names_the_games_rules_not_its_repr():
+    class Plain(Nim):
+        rules = None  # a game without rules is recorded by its class name only
+
+    from gamekit.protocol import game_rules
+
+    assert game_rules(Nim([3, 5, 7], misere=True)) == {"game": "Nim", "piles": [3, 5, 7], "misere": True}
+    assert game_rules(Nim([3, 5, 7])) != game_rules(Nim([3, 5, 7], misere=True))
+    assert game_rules(Plain([1, 2])) == {"game": Plain.__qualname__}

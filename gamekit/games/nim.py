@@ -111,6 +111,10 @@ class Nim:
     def __repr__(self) -> str:
         return f"Nim({list(self.piles)}, misere={self.misere})"
 
+    def rules(self) -> dict:
+        """The rules as JSON-ready data (what a saved Q-table records)."""
+        return {"game": "Nim", "piles": list(self.piles), "misere": self.misere}
+
     # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Nim):

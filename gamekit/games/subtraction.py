@@ -114,6 +114,10 @@ class SubtractionGame:
     def __repr__(self) -> str:
         return f"SubtractionGame(start={self.start}, moves={self.moves})"
 
+    def rules(self) -> dict:
+        """The rules as JSON-ready data (what a saved Q-table records)."""
+        return {"game": "SubtractionGame", "start": self.start, "moves": list(self.moves)}
+
     # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SubtractionGame):
