@@ -28,7 +28,7 @@ GAME_NAMES = {
     "RandomTree",
     "TreeGame",
 }
-FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.jsonio", "gamekit.data"}
+FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.jsonio", "gamekit.data", "gamekit.isolation"}
 
 
 def module_name(path: Path) -> str:

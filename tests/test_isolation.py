@@ -1,0 +1,79 @@
+"""The operating system's boundary (gamekit.isolation): what code inside a `Jail` can and cannot do.
+
+Each check is an attack a student could write; the box must stop it by itself, with no Python
+guard inside. Skipped, with the reason, where bubblewrap is missing (macOS, Windows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from gamekit.isolation import HOME, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, python_command
+
+pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
+
+PROBE = r"""
+import json, os, socket, sys
+report = {}
+def attempt(name, fn):
+    try:
+        fn(); report[name] = "done"
+    except Exception as e:
+        report[name] = type(e).__name__
+attempt("read_canary", lambda: open(sys.argv[1]).read())
+attempt("list_outside", lambda: os.listdir(os.path.dirname(sys.argv[1])))
+attempt("write_gamekit", lambda: open(os.path.join(os.path.dirname(__import__("gamekit").__file__), "x.py"), "w"))
+attempt("write_root", lambda: open("/evil.txt", "w"))
+attempt("connect", lambda: socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=1))
+attempt("signal_parent", lambda: os.kill(int(sys.argv[3]), 0))
+report["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+report["uid"] = os.getuid()
+report["home"] = os.environ.get("HOME")
+report["canary_env"] = "GAMEKIT_CANARY" in os.environ
+open(os.path.join(sys.argv[4], "mine.txt"), "w").write("ok")
+open(os.path.join(os.environ["HOME"], "h.txt"), "w").write("ok")
+import numpy, scipy.stats, networkx, gamekit.tournament  # honest code imports what it needs
+print(json.dumps(report))
+"""
+
+
+def test_code_in_a_jail_sees_nothing_of_the_teacher_and_reaches_nobody(tmp_path, monkeypatch):
+    secret = tmp_path / "teacher" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("CANARY-4711")
+    own = tmp_path / "own"
+    own.mkdir()
+    monkeypatch.setenv("GAMEKIT_CANARY", "CANARY-4711")
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    argv = python_command(PROBE) + [str(secret), str(port), str(os.getpid()), str(own)]
+    result = subprocess.run(Jail(writable=[str(own)]).command(argv), capture_output=True, text=True, timeout=60)
+    server.close()
+    assert result.returncode == 0, result.stderr
+    assert "CANARY" not in result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["read_canary"] == "FileNotFoundError"
+    assert report["list_outside"] == "FileNotFoundError"
+    assert report["write_gamekit"] in {"OSError", "PermissionError"}
+    assert report["write_root"] in {"OSError", "PermissionError"}
+    assert report["connect"] in {"ConnectionRefusedError", "OSError"}  # its own empty loopback
+    assert report["signal_parent"] in {"ProcessLookupError", "PermissionError"}
+    assert len(report["pids"]) <= 3  # bwrap's init, the probe (and nothing of the host)
+    assert report["uid"] == SANDBOX_UID and report["home"] == HOME
+    assert report["canary_env"] is False
+    assert (own / "mine.txt").read_text() == "ok"
+    assert secret.read_text() == "CANARY-4711"
+
+
+def test_without_bwrap_the_message_says_how_to_get_the_sandbox(monkeypatch):
+    monkeypatch.setattr("gamekit.isolation.bwrap_path", lambda: None)
+    with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap.*--trusted-code"):
+        Jail().command(["true"])
