@@ -4,7 +4,8 @@ Each simulation runs the test 2,000 times on outcomes drawn from a known distrib
 the share of wrong decisions against the nominal 5 %. Matches are simulated with and without
 draws, as single games (trinomial) and as game pairs (pentanomial): a pair's two games have the
 same chances as single games, but they are coupled by the start they share (with probability
-`COUPLING` the two results are antithetic, as when the start favours one seat).
+`COUPLING` the two results are antithetic, as when the start favours one seat). The rating
+intervals are checked the same way: simulated round robins, true ratings known.
 """
 
 import math
@@ -12,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from gamekit.stats import PSEUDO_COUNT, simulate_sprt, sprt
+from gamekit.stats import ELO_PER_NAT, PSEUDO_COUNT, bootstrap_ratings, simulate_sprt, sprt
 
 ELO0, ELO1, ALPHA, BETA = 0.0, 50.0, 0.05, 0.05
 RUNS = 2000
@@ -31,11 +32,7 @@ def game_probabilities(s: float, draw_rate: float) -> np.ndarray:
 def pair_probabilities(games: np.ndarray, coupling: float) -> np.ndarray:
     """A's chances of 0, ½, 1, 1½, 2 points in a pair whose games each follow `games`: independent
     with probability 1 − coupling, else antithetic (the second game's uniform is 1 − the first's)."""
-    edges = np.r_[0, np.cumsum(games)]
-    joint = (1 - coupling) * np.outer(games, games)
-    for i in range(3):
-        for j in range(3):
-            joint[i, j] += coupling * max(0.0, min(edges[i + 1], 1 - edges[j]) - max(edges[i], 1 - edges[j + 1]))
+    joint = pair_probabilities_joint(games, coupling)
     out = np.zeros(5)
     for i in range(3):
         for j in range(3):
@@ -111,3 +108,48 @@ def test_the_ratio_is_finite_from_the_first_game_and_matches_the_exact_one_witho
         # pairs that are two wins or two losses: a coin per pair, worth 0 or 2 points
         assert sprt(pairs=(l, 0, 0, 0, w)).llr == pytest.approx(exact, abs=2e-2)
     assert PSEUDO_COUNT > 0 and math.isfinite(sprt(games=(0, 0, 0)).llr)
+
+
+# --- rating intervals cover ----------------------------------------------------------------------
+
+
+def davidson_probabilities(elo_i: float, elo_j: float, nu: float) -> np.ndarray:
+    """i's (loss, draw, win) probabilities in Davidson's model, which the fit assumes."""
+    ti, tj = elo_i / ELO_PER_NAT, elo_j / ELO_PER_NAT
+    w = np.array([math.exp(tj), nu * math.exp((ti + tj) / 2), math.exp(ti)])
+    return w / w.sum()
+
+
+@pytest.mark.parametrize("paired", [False, True], ids=["games", "pairs"])
+def test_95_percent_rating_intervals_cover_the_true_ratings_93_to_97_percent_of_the_time(paired):
+    """500 simulated round robins of three agents rated −60, 0, +60 (30 starts per pairing, both seats,
+    draws): the bootstrap over pairs (or games, unpaired) covers each true rating about 95 % of the time."""
+    elos, nu, starts, tournaments = np.array([-60.0, 0.0, 60.0]), 0.5, 30, 500
+    true = elos - elos.mean()
+    rng = np.random.default_rng(2026 + paired)
+    covered = []
+    for t in range(tournaments):
+        results, units = [], []
+        for i, j in [(0, 1), (0, 2), (1, 2)]:
+            g = davidson_probabilities(elos[i], elos[j], nu)
+            if paired:  # the pair's two games: each with Davidson's chances, coupled by their start
+                joint = pair_probabilities_joint(g, COUPLING)
+                outcomes = [(k // 3, k % 3) for k in rng.choice(9, size=starts, p=joint.ravel())]
+            else:
+                outcomes = [(k,) for k in rng.choice(3, size=2 * starts, p=g)]
+            for u, unit in enumerate(outcomes):
+                results += [(i, j, k / 2) for k in unit]
+                units += [(i, j, u)] * len(unit)
+        r = bootstrap_ratings(["a", "b", "c"], results, units=units, reps=1000, seed=t)
+        covered += [lo <= x <= hi for x, lo, hi in zip(true, r.low, r.high)]
+    assert 0.93 <= np.mean(covered) <= 0.97, np.mean(covered)
+
+
+def pair_probabilities_joint(games: np.ndarray, coupling: float) -> np.ndarray:
+    """The joint chances of a pair's two results (3 x 3), as in `pair_probabilities`."""
+    edges = np.r_[0, np.cumsum(games)]
+    joint = (1 - coupling) * np.outer(games, games)
+    for i in range(3):
+        for j in range(3):
+            joint[i, j] += coupling * max(0.0, min(edges[i + 1], 1 - edges[j]) - max(edges[i], 1 - edges[j + 1]))
+    return joint
