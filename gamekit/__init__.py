@@ -103,7 +103,7 @@ from .solve import best_moves, move_values, solve
 from .sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from .sources.julia_nim import find_counterexample, source_alphabeta, source_alphabeta_max_repaired, source_minmax
 from .sources.q_nim import PolePositionPlayer, pile_tuple, sorted_piles, source_learner, source_pole_position
-from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, games_to_separate, rate_text, sprt, wilson
+from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, rate_text, sprt, wilson
 
 __version__ = "0.1.0"
 
@@ -118,7 +118,6 @@ __all__ = [
     "load_runs",
     "save_runs",
     "fit_ratings",
-    "games_to_separate",
     "rate_text",
     "Ratings",
     "sprt",

@@ -15,9 +15,11 @@ really are deterministic), not `games_per_pair` times, so that the ratings do no
 game as ten independent results. Every move is timed.
 
 The result, an `ArenaResult`, holds per game a `GameTable`: wins / draws / losses from the row
-agent's view, how often the row agent moved first and won then, each agent's moves and seconds.
-It saves to JSON and loads back with validation. Ratings come from `gamekit.stats`:
-Bradley–Terry with Davidson's draws, fitted at the exact maximum, with bootstrap intervals.
+agent's view, how often the row agent moved first and won then, what every game pair (one start,
+both seat orders) gave, each agent's moves and seconds. It saves to JSON and loads back with
+validation. Ratings come from `gamekit.stats`: Bradley–Terry with Davidson's draws, fitted at the
+exact maximum, with intervals from a bootstrap over game pairs; "is A better than B?" is the
+sequential test on the pairs (the pentanomial model).
 """
 
 from __future__ import annotations
@@ -37,12 +39,13 @@ from .jsonio import load_json
 from .match import tournament
 from .players import player_name
 from .protocol import Game, Move, State, check_game
-from .stats import Ratings, bootstrap_ratings, fit_ratings, wilson
+from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, sprt, wilson
 
 __all__ = [
     "Arena",
     "ArenaResult",
     "GameTable",
+    "PAIR_KINDS",
     "TimedPlayer",
     "expected_score",
     "fit_bradley_terry",
@@ -54,7 +57,11 @@ __all__ = [
 
 Factory = Callable[[int | None], Callable[[Game, State], Move]]
 FORMAT = "gamekit.arena"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+PAIR_KINDS = ("LL", "LD", "DD", "LW", "DW", "WW")  # a game pair's two results from one side, by points
+_PAIR_POINTS = (0, 1, 2, 2, 3, 4)  # in half points: 0, ½, 1, 1, 1½, 2
+_PAIR_GAMES = {"LL": (0, 0, 2), "LD": (0, 1, 1), "DD": (0, 2, 0), "LW": (1, 0, 1), "DW": (1, 1, 0), "WW": (2, 0, 0)}
+_MIRROR = (5, 4, 2, 3, 1, 0)  # the same pair seen from the other side: LL <-> WW, LD <-> DW
 RUNS_FORMAT = "gamekit.arena-runs"
 
 
@@ -92,7 +99,9 @@ class GameTable:
     wins[i][j], draws[i][j], losses[i][j]: games agent i won / drew / lost against agent j, both
     seats counted. first[i][j]: games in which i moved first against j; first_wins[i][j]: of
     those, the ones i won. moves[i], seconds[i]: all moves agent i made in this game, and the
-    time they took. The diagonal stays 0 (no agent plays itself).
+    time they took. pairs[i][j][k]: the game pairs (one start, played with both seat orders) of
+    i against j whose two results were `PAIR_KINDS[k]` from i's side ("LW": one lost, one won);
+    all zero when the games were not played in pairs. The diagonal stays 0 (no agent plays itself).
     """
 
     game: str
@@ -104,12 +113,15 @@ class GameTable:
     first_wins: list[list[int]] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
+    pairs: list[list[list[int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = len(self.agents)
         for name in ("wins", "draws", "losses", "first", "first_wins"):
             if not getattr(self, name):
                 setattr(self, name, _square(n))
+        if not self.pairs:
+            self.pairs = [[[0] * len(PAIR_KINDS) for _ in range(n)] for _ in range(n)]
         if not self.moves:
             self.moves = [0] * n
         if not self.seconds:
@@ -150,15 +162,57 @@ class GameTable:
         i = self.index(agent)
         return sum(self.wins[i]), sum(self.draws[i]), sum(self.losses[i])
 
+    def paired(self, a: str, b: str) -> bool:
+        """Were all games of a against b played in pairs (each start with both seat orders)?"""
+        i, j = self.index(a), self.index(b)
+        return self.games(i, j) > 0 and 2 * sum(self.pairs[i][j]) == self.games(i, j)
+
+    def pentanomial(self, a: str, b: str) -> tuple[int, int, int, int, int]:
+        """How many game pairs gave `a` 0, ½, 1, 1½ and 2 points against `b` (the pentanomial counts)."""
+        i, j = self.index(a), self.index(b)
+        out = [0] * 5
+        for k, c in enumerate(self.pairs[i][j]):
+            out[_PAIR_POINTS[k]] += c
+        return out[0], out[1], out[2], out[3], out[4]
+
+    def sequential(self, a: str, b: str, *, elo0: float = 0.0, elo1: float = 50.0, alpha: float = 0.05,
+                   beta: float = 0.05) -> SPRT:  # fmt: skip
+        """Is `a` elo1 stronger than `b` (or only elo0)? `gamekit.stats.sprt` on their game pairs
+        (pentanomial) when they played in pairs, else on their single games (trinomial)."""
+        i, j = self.index(a), self.index(b)
+        if self.paired(a, b):
+            return sprt(pairs=self.pentanomial(a, b), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+        games = (self.wins[i][j], self.draws[i][j], self.losses[i][j])
+        return sprt(games=games, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+
     def results(self) -> list[tuple[int, int, float]]:
-        """Every game as (i, j, score of i) with i < j (indices into `agents`), for `gamekit.stats`."""
+        """Every game as (i, j, score of i) with i < j (indices into `agents`), for `gamekit.stats`;
+        the two games of a pair come one after the other (see `units`)."""
+        return self._results_and_units()[0]
+
+    def units(self) -> list[int]:
+        """For every game of `results()`, the unit it belongs to: its game pair's number where the
+        pairing was played in pairs, else its own number (for `bootstrap_ratings(units=...)`)."""
+        return self._results_and_units()[1]
+
+    def _results_and_units(self) -> tuple[list[tuple[int, int, float]], list[int]]:
         out: list[tuple[int, int, float]] = []
+        units: list[int] = []
         n = len(self.agents)
         for i in range(n):
             for j in range(i + 1, n):
-                out += [(i, j, 1.0)] * self.wins[i][j] + [(i, j, 0.5)] * self.draws[i][j]
-                out += [(i, j, 0.0)] * self.losses[i][j]
-        return out
+                if self.paired(self.agents[i], self.agents[j]):
+                    for kind, c in zip(PAIR_KINDS, self.pairs[i][j]):
+                        for _ in range(c):
+                            w, d, l = _PAIR_GAMES[kind]
+                            out += [(i, j, 1.0)] * w + [(i, j, 0.5)] * d + [(i, j, 0.0)] * l
+                            units += [len(units) and units[-1] + 1] * 2
+                else:
+                    games = [(i, j, 1.0)] * self.wins[i][j] + [(i, j, 0.5)] * self.draws[i][j]
+                    for g in games + [(i, j, 0.0)] * self.losses[i][j]:
+                        out.append(g)
+                        units.append(len(units) and units[-1] + 1)
+        return out, units
 
     def ratings(self, *, prior: float = 1.0, draws: str = "davidson", anchor: str | None = None) -> Ratings:
         """Elo-scale ratings at the exact (penalised) maximum likelihood (`gamekit.stats.fit_ratings`)."""
@@ -168,16 +222,19 @@ class GameTable:
         self,
         *,
         seed: int,
-        reps: int = 500,
+        reps: int = 2000,
         confidence: float = 0.95,
         prior: float = 1.0,
         draws: str = "davidson",
         anchor: str | None = None,
     ) -> Ratings:
-        """Ratings with percentile-bootstrap intervals (games resampled; `gamekit.stats`)."""
+        """Ratings with percentile-bootstrap intervals (`gamekit.stats.bootstrap_ratings`): game
+        pairs resampled within each pairing (single games where a pairing was not played in pairs)."""
+        results, units = self._results_and_units()
         return bootstrap_ratings(
             self.agents,
-            self.results(),
+            results,
+            units=units,
             reps=reps,
             seed=seed,
             confidence=confidence,
@@ -230,9 +287,10 @@ class ArenaResult:
 
     # -- JSON --
     def to_json(self) -> dict:
-        """JSON-ready data: {"format": "gamekit.arena", "version": 2, "games_per_pair", "seed",
+        """JSON-ready data: {"format": "gamekit.arena", "version": 3, "games_per_pair", "seed",
         "paired", "deterministic", "games": {game: {"agents", "wins", "draws", "losses", "first",
-        "first_wins", "moves", "seconds"}}}."""
+        "first_wins", "moves", "seconds", "pairs"}}}; pairs[i][j] counts i's game pairs against j
+        by `PAIR_KINDS`."""
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -250,6 +308,7 @@ class ArenaResult:
                     "first_wins": _copy(t.first_wins),
                     "moves": list(t.moves),
                     "seconds": [round(s, 6) for s in t.seconds],
+                    "pairs": [[list(c) for c in row] for row in t.pairs],
                 }
                 for name, t in self.tables.items()
             },
@@ -320,6 +379,7 @@ def pool_tables(tables: Sequence[GameTable]) -> GameTable:
         total("first_wins"),
         [sum(t.moves[i] for t in tables) for i in range(n)],
         [sum(t.seconds[i] for t in tables) for i in range(n)],
+        [[[sum(t.pairs[i][j][k] for t in tables) for k in range(len(PAIR_KINDS))] for j in range(n)] for i in range(n)],
     )
 
 
@@ -360,7 +420,7 @@ def _check_int(x: Any, what: str) -> int:
 
 
 def _table_from_json(name: str, t: Any, where: str) -> GameTable:
-    keys = ("agents", "wins", "draws", "losses", "first", "first_wins", "moves", "seconds")
+    keys = ("agents", "wins", "draws", "losses", "first", "first_wins", "moves", "seconds", "pairs")
     if not isinstance(t, dict) or any(k not in t for k in keys):
         lacks = [k for k in keys if not isinstance(t, dict) or k not in t]
         raise ValueError(f"{where}: a game table needs {', '.join(keys)}; it lacks {', '.join(lacks)}")
@@ -383,6 +443,16 @@ def _table_from_json(name: str, t: Any, where: str) -> GameTable:
     ):
         if not (isinstance(t[k], list) and len(t[k]) == n and all(ok(x) for x in t[k])):
             raise ValueError(f"{where}: {k} must be a list of {n} numbers >= 0")
+    m = t["pairs"]
+    if not (
+        isinstance(m, list)
+        and len(m) == n
+        and all(isinstance(r, list) and len(r) == n for r in m)
+        and all(
+            isinstance(c, list) and len(c) == len(PAIR_KINDS) and all(_is_count(x) for x in c) for r in m for c in r
+        )
+    ):
+        raise ValueError(f"{where}: pairs must be a {n}x{n} matrix of lists of {len(PAIR_KINDS)} whole numbers >= 0")
     table = GameTable(
         name,
         list(agents),
@@ -393,6 +463,7 @@ def _table_from_json(name: str, t: Any, where: str) -> GameTable:
         t["first_wins"],
         list(t["moves"]),
         [float(s) for s in t["seconds"]],
+        [[list(c) for c in r] for r in m],
     )
     for i in range(n):
         if table.games(i, i) or table.first[i][i]:
@@ -410,6 +481,16 @@ def _table_from_json(name: str, t: Any, where: str) -> GameTable:
                 raise ValueError(
                     f"{where}: the seat counts of {agents[i]} vs {agents[j]} do not add up to the {g} games they played"
                 )
+            pc = table.pairs[i][j]
+            if pc != [table.pairs[j][i][_MIRROR[k]] for k in range(len(PAIR_KINDS))]:
+                raise ValueError(f"{where}: the game pairs of {agents[i]} vs {agents[j]} do not mirror the other side")
+            if any(pc):
+                wdl = [sum(c * _PAIR_GAMES[kind][x] for kind, c in zip(PAIR_KINDS, pc)) for x in range(3)]
+                if wdl != [table.wins[i][j], table.draws[i][j], table.losses[i][j]]:
+                    raise ValueError(
+                        f"{where}: the game pairs of {agents[i]} vs {agents[j]} hold {wdl[0]} W / {wdl[1]} D / "
+                        f"{wdl[2]} L, the matrices {table.wins[i][j]} / {table.draws[i][j]} / {table.losses[i][j]}"
+                    )
     return table
 
 
@@ -540,13 +621,15 @@ class Arena:
                 )
             outcomes = [(0, r[0].winner), (1, r[1].winner)]  # (seat of a, winning seat or None)
         else:
-            res = tournament(game, pa, pb, n, seed=sm if seed is not None else None, start=start, paired=True)
-            outcomes = []
-            for seat in (0, 1):
-                won_a, won_b = res.seat_wins[0][seat], res.seat_wins[1][1 - seat]
-                played = res.seat_games[0][seat]
-                outcomes += [(seat, seat)] * won_a + [(seat, 1 - seat)] * won_b
-                outcomes += [(seat, None)] * (played - won_a - won_b)
+            res = tournament(
+                game, pa, pb, n, seed=sm if seed is not None else None, start=start, paired=True, keep_records=True
+            )
+            outcomes = [(k % 2, rec.winner) for k, rec in enumerate(res.records)]  # a moves first in even games
+        for k in range(0, len(outcomes), 2):  # games 2k and 2k + 1 share their start: a game pair
+            score = [1.0 if w == seat else 0.5 if w is None else 0.0 for seat, w in outcomes[k : k + 2]]
+            kind = "".join(sorted(("LDW"[int(2 * x)] for x in score), key="LDW".index))
+            table.pairs[i][j][PAIR_KINDS.index(kind)] += 1
+            table.pairs[j][i][_MIRROR[PAIR_KINDS.index(kind)]] += 1
         for a_seat, winner in outcomes:
             if winner is None:
                 table.draws[i][j] += 1

@@ -4,8 +4,11 @@
 - `rate_text(k, n)`: a rate with its interval as text, e.g. "0.55 [0.40, 0.69], n = 40".
 - `fit_ratings(names, results)`: Bradley–Terry ratings on the Elo scale, fitted by maximising the
   stated (penalised) likelihood exactly; draws modelled by Davidson (1970).
-- `bootstrap_ratings(...)`: the same fit with percentile-bootstrap intervals (games resampled).
-- `sprt(...)` and `games_to_separate(...)`: "is A better than B yet, and how many more games?"
+- `bootstrap_ratings(...)`: the same fit with percentile-bootstrap intervals (game pairs or games
+  resampled within each pairing).
+- `sprt(games=... | pairs=...)`: "is A better than B yet, and how many more games?", a generalized
+  SPRT on game pairs (pentanomial) or single games (trinomial); `simulate_sprt` checks its
+  error rates by simulation.
 
 Results are triples `(i, j, score_of_i)` with indices into `names` and a score of 1 (i won),
 0.5 (draw) or 0 (i lost). Everything random takes a `seed`.
@@ -17,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,9 +29,11 @@ __all__ = [
     "SPRT",
     "bootstrap_ratings",
     "fit_ratings",
-    "games_to_separate",
     "rate_text",
     "sprt",
+    "simulate_sprt",
+    "sprt_llr",
+    "LLR",
     "wilson",
 ]
 
@@ -98,6 +104,8 @@ class Ratings:
     bootstrap). loglik is the maximised objective: the log-likelihood of the games plus the
     prior's virtual games. draw is Davidson's draw parameter ν (None for draws="half"; 0 when
     no game was drawn). Two agents of equal strength draw with probability ν / (2 + ν).
+    profiled: agents whose interval is a profile likelihood interval because every bootstrap
+    replicate gave them the same rating (see `bootstrap_ratings`).
     """
 
     names: tuple[str, ...]
@@ -106,6 +114,7 @@ class Ratings:
     high: tuple[float, ...] | None
     loglik: float
     draw: float | None
+    profiled: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, float]:
         """{name: rating}."""
@@ -200,86 +209,132 @@ def _design(
     return V, C, davidson
 
 
-def _objective(
-    x: np.ndarray, V: np.ndarray, C: np.ndarray, n: int, prior: float
-) -> tuple[float, np.ndarray, np.ndarray]:
-    """The penalised log-likelihood, its gradient and Hessian at parameters x = (ln p, [ln ν])."""
-    eta = V @ x  # (P, K) linear predictors: ln of each outcome's unnormalised weight
-    lse = np.logaddexp.reduce(eta, axis=1) if eta.size else np.zeros(0)
-    pi = np.exp(eta - lse[:, None])
-    N = C.sum(axis=1)
-    f = float((C * eta).sum() - (N * lse).sum())
-    P, K, d = V.shape
-    flat = V.reshape(P * K, d)
-    mean = (pi[:, :, None] * V).sum(axis=1)  # (P, d): expected coefficient vector per pair
-    g = C.reshape(-1) @ flat - N @ mean
-    H = -((flat * (N[:, None] * pi).reshape(-1, 1)).T @ flat - (mean * N[:, None]).T @ mean)
-    if prior > 0:  # prior/2 virtual wins and prior/2 virtual losses against strength 1 (rating 0)
-        th = x[:n]
-        f += prior / 2 * float(np.sum(th - 2 * np.logaddexp(0.0, th)))
-        sig = 1 / (1 + np.exp(-th))
-        g[:n] += prior / 2 * (1 - 2 * sig)
-        H[np.arange(n), np.arange(n)] -= prior * sig * (1 - sig)
-    return f, g, H
-
-
 def _maximise(
-    V: np.ndarray, C: np.ndarray, n: int, prior: float, x0: np.ndarray | None = None
+    V: np.ndarray, C: np.ndarray, n: int, prior: float, x0: np.ndarray | None = None, tilt: np.ndarray | None = None
 ) -> tuple[np.ndarray, float]:
-    """Newton's method with backtracking on the (concave) penalised log-likelihood.
+    """Newton's method with backtracking on the (concave) penalised log-likelihood (+ tilt · x).
 
     The objective is concave in (ln p, ln ν) — a sum of linear terms minus log-sum-exps — so the
     stationary point Newton finds is the global maximum. Without a prior the strengths are only
-    determined up to a common factor: ln p_0 is held at 0.
+    determined up to a common factor: ln p_0 is held at 0. `tilt` adds a linear term (used to
+    trace the profile likelihood); the returned value excludes it.
     """
-    d = V.shape[2]
-    x = np.zeros(d) if x0 is None else x0.copy()
+    X, F = _maximise_batch(V, C[None], n, prior, None if x0 is None else x0[None], tilt)
+    return X[0], float(F[0])
+
+
+def _objective_batch(
+    X: np.ndarray, V: np.ndarray, C: np.ndarray, n: int, prior: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_objective` for R parameter vectors X (R, d) and count arrays C (R, P, K) at once."""
+    eta = np.einsum("pkd,rd->rpk", V, X)
+    lse = np.logaddexp.reduce(eta, axis=2) if eta.shape[2] else np.zeros(eta.shape[:2])
+    pi = np.exp(eta - lse[:, :, None])
+    N = C.sum(axis=2)
+    f = (C * eta).sum(axis=(1, 2)) - (N * lse).sum(axis=1)
+    mean = np.einsum("rpk,pkd->rpd", pi, V)
+    R, (P, K, d) = X.shape[0], V.shape
+    flat = V.reshape(P * K, d)
+    g = C.reshape(R, P * K) @ flat - np.einsum("rp,rpd->rd", N, mean)
+    outer = (flat[:, :, None] * flat[:, None, :]).reshape(P * K, d * d)  # V_pk V_pk^T, flattened
+    H = -(
+        ((N[:, :, None] * pi).reshape(R, P * K) @ outer).reshape(R, d, d)
+        - (N[:, :, None] * mean).transpose(0, 2, 1) @ mean
+    )
+    if prior > 0:  # prior/2 virtual wins and prior/2 virtual losses against strength 1 (rating 0)
+        th = X[:, :n]
+        f = f + prior / 2 * np.sum(th - 2 * np.logaddexp(0.0, th), axis=1)
+        sig = np.exp(-np.logaddexp(0.0, -th))  # the logistic function, without overflow
+        g[:, :n] += prior / 2 * (1 - 2 * sig)
+        H[:, np.arange(n), np.arange(n)] -= prior * sig * (1 - sig)
+    return f, g, H
+
+
+def _maximise_batch(
+    V: np.ndarray,
+    C: np.ndarray,
+    n: int,
+    prior: float,
+    X0: np.ndarray | None = None,
+    tilt: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_maximise` for R count arrays C (R, P, K) sharing the design V at once (the bootstrap's
+    replicates): damped Newton steps, each replicate with its own step length. A ValueError if
+    some replicate has no finite maximum."""
+    R, d = C.shape[0], V.shape[2]
+    X = np.zeros((R, d)) if X0 is None else np.array(X0, float)
     free = np.arange(d) if prior > 0 else np.arange(1, d)
-    f, g, H = _objective(x, V, C, n, prior)
+    lin = np.zeros(d) if tilt is None else tilt
+
+    def evaluate(X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        f, g, H = _objective_batch(X, V, C, n, prior)
+        return f + X @ lin, g + lin, H
+
+    f, g, H = evaluate(X)
     for _ in range(200):
-        gf, Hf = g[free], H[np.ix_(free, free)]
-        if np.max(np.abs(gf), initial=0.0) < 1e-9:
+        gf = g[:, free]
+        todo = np.max(np.abs(gf), axis=1, initial=0.0) >= 1e-9
+        if not todo.any() or free.size == 0:
             break
+        Hf = H[:, free][:, :, free]
         try:
-            step = -np.linalg.solve(Hf, gf)
+            step = -np.linalg.solve(Hf, gf[:, :, None])[:, :, 0]
         except np.linalg.LinAlgError:
-            step = gf  # a gradient step where the Hessian is singular
-        t = 1.0
-        while True:
-            xn = x.copy()
-            xn[free] += t * step
-            fn, gn, Hn = _objective(xn, V, C, n, prior)
-            if fn >= f - 1e-12 * abs(f) or t < 1e-12:
+            step = gf  # a gradient step where some Hessian is singular
+        step[~todo] = 0.0
+        t = np.ones(R)
+        for _ in range(45):
+            Xn = X.copy()
+            Xn[:, free] += t[:, None] * step
+            fn, gn, Hn = evaluate(Xn)
+            worse = fn < f - 1e-12 * np.abs(f)
+            if not worse.any():
                 break
-            t /= 2
-        x, f, g, H = xn, fn, gn, Hn
-        if np.max(np.abs(x), initial=0.0) > _MAX_THETA:
+            t = np.where(worse, t / 2, t)
+        X, f, g, H = Xn, fn, gn, Hn
+        if np.max(np.abs(X), initial=0.0) > _MAX_THETA:
             break
-    if np.max(np.abs(x), initial=0.0) > _MAX_THETA or np.max(np.abs(g[free]), initial=0.0) > 1e-6:
+    if np.max(np.abs(X), initial=0.0) > _MAX_THETA or np.max(np.abs(g[:, free]), initial=0.0) > 1e-6:
         raise ValueError(
             "the likelihood has no finite maximum: some agent (or group of agents) never lost or "
             "never won against the rest, or every game was a draw; use prior > 0"
         )
-    return x, f
+    return X, f - X @ lin
 
 
-def _check_connected(n: int, res: np.ndarray) -> None:
-    """Without a prior the maximum exists only if the "scored against" graph (an edge i -> j when i
-    won or drew a game against j) is strongly connected (Ford 1957; draws link both ways)."""
+def _check_maximum_exists(V: np.ndarray, C: np.ndarray) -> None:
+    """Without a prior a finite maximum exists exactly when no direction u raises the linear
+    predictor of every observed outcome against the other outcomes of its pair (then the
+    likelihood keeps growing along u). A linear programme looks for such a u (scipy's HiGHS)."""
+    from scipy.optimize import linprog
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
-    adj = np.zeros((n, n))
-    for i, j, s in res:
-        if s > 0:
-            adj[int(i), int(j)] = 1
-        if s < 1:
-            adj[int(j), int(i)] = 1
-    k, _ = connected_components(csr_matrix(adj), directed=True, connection="strong")
-    if k > 1:
+    P, K, d = V.shape
+    agents = d - (1 if K == 3 else 0)  # Davidson's design has a last column for ln ν
+    played = V[:, :2, :agents].max(axis=1) if P else np.zeros((0, agents))  # played[p, i]: i plays in p
+    met = played.T @ played  # met[i, j] > 0 when i and j played each other (or i = j and i played)
+    groups = connected_components(csr_matrix(met), directed=False)[0]
+    if groups > 1 or not np.all(np.diag(met) > 0):
+        raise ValueError(
+            "the likelihood has no unique maximum: some agents never met the others (directly or "
+            "through a chain of opponents), so their ratings cannot be compared; use prior > 0"
+        )
+    rows = []
+    for p in range(P):
+        for k in range(K):
+            if C[p, k] > 0:
+                rows += [V[p, k] - V[p, m] for m in range(K) if m != k]
+    if not rows:
+        return
+    A = np.array(rows)[:, 1:]  # ln p_0 is held at 0
+    if A.shape[1] == 0:
+        return
+    res = linprog(-A.sum(axis=0), A_ub=-A, b_ub=np.zeros(len(A)), bounds=[(-1, 1)] * A.shape[1], method="highs")
+    if res.status == 0 and -res.fun > 1e-7:
         raise ValueError(
             "the likelihood has no finite maximum: some agent (or group of agents) never lost, or "
-            "never scored, against the rest; use prior > 0"
+            "never scored, against the rest (or the draws cannot be fitted); use prior > 0"
         )
 
 
@@ -333,138 +388,376 @@ def _fit(
     if draws == "davidson" and len(res) and not (counts[:, :2].sum() > 0):
         raise ValueError("every game was a draw: Davidson's draw parameter has no finite maximum")
     if prior == 0:
-        _check_connected(n, res)
+        _check_maximum_exists(V, C)
     x, f = _maximise(V, C, n, float(prior))
     elo, nu = _to_ratings(names, x, f, davidson, draws, anchor)
     return elo, nu, f, x
+
+
+def _check_units(units: Sequence[object] | None, res: np.ndarray) -> np.ndarray:
+    """Unit labels as integers 0..U-1 (each game its own unit by default); a ValueError if a
+    unit mixes games of different pairings or the labels do not match the results."""
+    m = len(res)
+    if units is None:
+        return np.arange(m)
+    if isinstance(units, (str, bytes)) or len(units) != m:
+        raise ValueError(f"units must give one label per result ({m}), got {str(units)[:80]}")
+    index: dict[object, int] = {}
+    labels = np.array([index.setdefault(u, len(index)) for u in units], int).reshape(-1)
+    low = np.minimum(res[:, 0], res[:, 1])
+    high = np.maximum(res[:, 0], res[:, 1])
+    for label, k in index.items():
+        at = labels == k
+        if len(set(zip(low[at].tolist(), high[at].tolist()))) > 1:
+            raise ValueError(f"unit {label!r} holds games of different pairings; a unit is one pairing's game pair")
+    return labels
 
 
 def bootstrap_ratings(
     names: Sequence[str],
     results: Sequence[tuple[int, int, float]],
     *,
-    reps: int = 500,
+    units: Sequence[object] | None = None,
+    reps: int = 2000,
     seed: int,
     confidence: float = 0.95,
     prior: float = 1.0,
     draws: str = "davidson",
     anchor: str | None = None,
 ) -> Ratings:
-    """`fit_ratings` with percentile-bootstrap intervals.
+    """`fit_ratings` with percentile-bootstrap intervals, resampling the independent units.
 
-    Each replicate draws as many games as were played, with replacement, from the games played,
-    refits, and anchors the same way; low/high are the (1 − confidence)/2 and (1 + confidence)/2
-    quantiles of each agent's replicate ratings. The point estimates are the fit to all games.
-    The same seed gives the same intervals. (With anchor="x", x's interval is [0, 0]: intervals
-    are for differences to x.) The intervals describe the penalised fit: for an agent that never
-    lost, the prior sets how high it can go, and its interval understates how little is known.
+    units: one label per result; results with the same label are one unit, resampled together
+    (label a game pair's two games alike, so the pair is the unit: they share the start's
+    luck). Default: every game is its own unit. Each replicate draws, for every pairing, as many
+    of its units as it has, with replacement (the design fixed how often two agents met), refits,
+    and anchors the same way; low/high are the (1 − confidence)/2 and (1 + confidence)/2 quantiles
+    of each agent's replicate ratings. The point estimates are the fit to all games; the same seed
+    gives the same intervals. With anchor="x", x's interval is [0, 0] (intervals are for
+    differences to x). Use at least 1,000 replicates (the default is 2,000): a percentile
+    interval from fewer rests on a handful of extreme replicates.
+
+    When every replicate gives an agent the same rating (every unit it played ended alike, e.g.
+    it won every pair), resampling has nothing to vary; its interval is then the profile
+    likelihood interval of the penalised fit (the ratings whose best fit is within χ²₁/2 of the
+    maximum), bounded on the open side only by the prior, and the agent is listed in `profiled`.
     """
     reps = _check_count(reps, "reps", minimum=2)
     seed = _check_count(seed, "seed", minimum=0)
     level = _check_confidence(confidence)
     names_t, res = _check_inputs(names, results, prior, draws, anchor)
+    labels = _check_units(units, res)
     elo, nu, f, x_all = _fit(names_t, res, prior, draws, anchor)
-    n, m = len(names_t), len(res)
+    n = len(names_t)
     pairs, cat = _group(res)
-    designs = {}  # the design depends only on whether the sample has draws
+    P = len(pairs)
     rng = np.random.default_rng(seed)
+    counts = np.zeros((reps, P, 3))
+    pairing_of = cat // 3
+    for p in range(P):
+        at = pairing_of == p
+        unit_ids, unit_of = np.unique(labels[at], return_inverse=True)
+        per_unit = np.zeros((len(unit_ids), 3))
+        np.add.at(per_unit, (unit_of.reshape(-1), cat[at] % 3), 1)
+        pick = rng.integers(0, len(unit_ids), size=(reps, len(unit_ids)))
+        counts[:, p, :] = per_unit[pick].sum(axis=1)
     samples = np.empty((reps, n))
-    for r in range(reps):
-        pick = rng.integers(0, m, size=m) if m else np.zeros(0, int)
-        counts = np.bincount(cat[pick], minlength=3 * len(pairs)).reshape(-1, 3)
-        if draws == "davidson" and m and not counts[:, :2].sum() > 0:
+    has_draws = counts[:, :, 2].sum(axis=1) > 0
+    for key in (False, True):
+        rows = np.flatnonzero(has_draws == key)
+        if not rows.size:
+            continue
+        C3 = counts[rows]
+        if draws == "davidson" and P and np.any(C3[:, :, :2].sum(axis=(1, 2)) == 0):
             raise ValueError("a bootstrap sample had only draws; too few decisive games for intervals")
+        V, _, davidson = _design(n, pairs, C3[0], draws)
+        C = C3 if davidson else C3[:, :, :2] + C3[:, :, 2:3] / 2
         if prior == 0:
-            _check_connected(n, res[pick])
-        key = bool(counts[:, 2].sum() > 0)
-        if key not in designs:
-            designs[key] = _design(n, pairs, counts, draws)
-        V, _, davidson = designs[key]
-        C = counts.astype(float) if davidson else counts[:, :2] + counts[:, 2:3] / 2
+            for c in C:
+                _check_maximum_exists(V, c)
         x0 = x_all if len(x_all) == V.shape[2] else x_all[:n]  # start at the fit to all games
-        x, fr = _maximise(V, C, n, float(prior), x0)
-        samples[r], _ = _to_ratings(names_t, x, fr, davidson, draws, anchor)
+        chunk = max(1, 2_000_000 // V.size // V.shape[2])  # replicates fitted at once, to bound memory
+        for at in range(0, len(rows), chunk):
+            part = rows[at : at + chunk]
+            X, _ = _maximise_batch(V, C[at : at + chunk], n, float(prior), np.tile(x0, (len(part), 1)))
+            for r, x in zip(part, X):
+                samples[r], _ = _to_ratings(names_t, x, 0.0, davidson, draws, anchor)
     q = np.quantile(samples, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    return Ratings(names_t, tuple(map(float, elo)), tuple(map(float, q[0])), tuple(map(float, q[1])), f, nu)
+    low, high = q[0].copy(), q[1].copy()
+    profiled = []
+    for k, name in enumerate(names_t):
+        if name != anchor and np.ptp(samples[:, k]) < 1e-6:
+            low[k], high[k] = _profile_interval(names_t, res, prior, draws, anchor, k, level)
+            profiled.append(name)
+    elo_t, low_t, high_t = (tuple(map(float, v)) for v in (elo, low, high))
+    return Ratings(names_t, elo_t, low_t, high_t, f, nu, tuple(profiled))
 
 
-# --- how many games? ---------------------------------------------------------------------------
+def _profile_interval(
+    names: tuple[str, ...], res: np.ndarray, prior: float, draws: str, anchor: str | None, k: int, level: float
+) -> tuple[float, float]:
+    """The profile likelihood interval of agent k's reported rating: the ratings r for which the
+    best fit with rating r is within χ²₁(level)/2 of the overall maximum. Traced by maximising
+    the objective plus t · (k's rating) for multipliers t on either side of 0."""
+    from scipy.stats import chi2
+
+    n = len(names)
+    pairs, cat = _group(res)
+    counts = np.bincount(cat, minlength=3 * len(pairs)).reshape(-1, 3)
+    V, C, _ = _design(n, pairs, counts, draws)
+    x_hat, f_hat = _maximise(V, C, n, prior)
+    c = np.zeros(V.shape[2])  # k's reported rating is c · x
+    c[:n] = -ELO_PER_NAT / n if anchor is None else 0.0
+    c[k] += ELO_PER_NAT
+    if anchor is not None:
+        c[names.index(anchor)] -= ELO_PER_NAT
+    drop = float(chi2.ppf(level, 1)) / 2
+
+    def drop_at(t: float) -> tuple[float, float]:
+        """(k's rating, how far the objective fell) at the maximum of objective + t · c · x / ELO;
+        an infinite fall where the tilted objective has no maximum (past the profile's end)."""
+        try:
+            x, fx = _maximise(V, C, n, prior, x_hat, t * c / ELO_PER_NAT)
+        except ValueError:
+            return math.nan, math.inf
+        return float(c @ x), f_hat - fx
+
+    ends = []
+    for sign in (-1.0, 1.0):
+        inner, outer = 0.0, sign * 0.01
+        while drop_at(outer)[1] < drop:
+            if abs(outer) > 1e4:
+                raise ValueError("the profile likelihood does not fall far enough: use prior > 0")
+            inner, outer = outer, outer * 2
+        for _ in range(60):  # bisection: drop_at(inner) < drop <= drop_at(outer)
+            mid = (inner + outer) / 2
+            if drop_at(mid)[1] < drop:
+                inner = mid
+            else:
+                outer = mid
+        ends.append(drop_at(inner)[0])
+    return ends[0], ends[1]
+
+
+# --- is A better than B? A sequential test on games or on game pairs --------------------------
+
+GAME_POINTS = (0.0, 0.5, 1.0)  # a loss, a draw, a win: A's points in one game
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)  # A's points in a game pair (one start, both seat orders)
+PSEUDO_COUNT = 1e-3  # an outcome not seen yet counts as 0.001 of an observation (as fishtest does)
+OVERSHOOT = 0.583  # Siegmund's expected overshoot of a random walk, in standard deviations of a step
 
 
 def _elo_to_score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def _score_moments(wins: int, draws: int, losses: int) -> tuple[int, float, float]:
-    wins, draws, losses = (
-        _check_count(x, what, minimum=0) for x, what in ((wins, "wins"), (draws, "draws"), (losses, "losses"))
-    )
-    n = wins + draws + losses
-    if n < 2:
-        raise ValueError(f"need at least 2 games, got {n}")
-    mean = (wins + draws / 2) / n
-    var = (wins + draws / 4) / n - mean**2  # per-game variance of the score
-    return n, mean, var
+def _tilt(p: np.ndarray, a: np.ndarray, s: float) -> np.ndarray:
+    """λ with Σ p_k (a_k − s) / (1 + λ (a_k − s)) = 0 (vectorised over p's leading axes).
+
+    p_k / (1 + λ (a_k − s)) is the distribution closest to p (maximum likelihood) whose mean
+    score is s. The left side falls strictly in λ, so a Newton step that leaves the bracket
+    where all weights stay positive is replaced by bisection.
+    """
+    d = a - s
+    lo = np.full(p.shape[:-1], -1 / d.max())
+    hi = np.full(p.shape[:-1], -1 / d.min())
+    lam = np.zeros(p.shape[:-1])
+    for _ in range(100):
+        den = 1 + lam[..., None] * d
+        f = (p * d / den).sum(-1)
+        slope = -(p * d * d / den**2).sum(-1)
+        lo, hi = np.where(f > 0, lam, lo), np.where(f <= 0, lam, hi)
+        new = lam - f / slope
+        new = np.where((new > lo) & (new < hi), new, (lo + hi) / 2)
+        done = bool(np.all(np.abs(new - lam) < 1e-14))
+        lam = new
+        if done:
+            break
+    return lam
+
+
+class LLR(NamedTuple):
+    """`sprt_llr`'s arrays: the ratio, the bounds it is compared with, and the drift and standard
+    deviation of its next step if the outcomes keep their (regularised) frequencies."""
+
+    llr: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    drift: np.ndarray
+    sd: np.ndarray
+
+
+def sprt_llr(
+    counts: np.ndarray, *, elo0: float = 0.0, elo1: float = 50.0, alpha: float = 0.05, beta: float = 0.05
+) -> LLR:
+    """The generalized log-likelihood ratio of "A is elo1 stronger" against "elo0", with its bounds.
+
+    counts[..., k]: how often outcome k was seen; 3 outcomes (A's loss, draw, win in one game) or
+    5 (A's 0, ½, 1, 1½, 2 points in a game pair); vectorised over the leading axes (a simulation
+    passes every run and every step at once). Each hypothesis is fitted by maximum likelihood
+    among all distributions of the outcomes whose mean score is s = 1 / (1 + 10^(−elo / 400))
+    (fishtest's `LLR_logistic`); an outcome not seen yet counts as `PSEUDO_COUNT`, so the ratio
+    is finite from the first observation on. The bounds are Wald's, ln(β/(1−α)) and ln((1−β)/α),
+    each moved inward by the expected overshoot of one step, `OVERSHOOT` standard deviations of
+    the step (Siegmund 1985): the test is checked after every observation, and a step can jump
+    past a bound.
+    """
+    c = np.asarray(counts, float)
+    if c.ndim < 1 or c.shape[-1] not in (3, 5) or np.any(c < 0) or not np.all(np.isfinite(c)):
+        raise ValueError(f"counts must be arrays of 3 or 5 counts >= 0 (last axis), got shape {c.shape}")
+    s0, s1 = _elo_to_score(elo0), _elo_to_score(elo1)
+    a = np.linspace(0.0, 1.0, c.shape[-1])
+    c = np.where(c > 0, c, PSEUDO_COUNT)
+    total = c.sum(-1)
+    p = c / total[..., None]
+    l0, l1 = _tilt(p, a, s0), _tilt(p, a, s1)
+    step = np.log1p(l0[..., None] * (a - s0)) - np.log1p(l1[..., None] * (a - s1))
+    drift = (p * step).sum(-1)
+    sd = np.sqrt(np.maximum(0.0, (p * step * step).sum(-1) - drift**2))
+    lower = math.log(beta / (1 - alpha)) + OVERSHOOT * sd
+    upper = math.log((1 - beta) / alpha) - OVERSHOOT * sd
+    return LLR(total * drift, lower, upper, drift, sd)
 
 
 @dataclass(frozen=True)
 class SPRT:
-    """A sequential probability ratio test on the score of A against B.
+    """A sequential test of "A is elo1 stronger than B" (H1) against "A is elo0 stronger" (H0).
 
-    H0: A is elo0 stronger than B; H1: A is elo1 stronger. llr is the log-likelihood ratio of
-    H1 to H0 so far; the test stops for H1 when llr >= upper, for H0 when llr <= lower.
-    decision is "H1", "H0" or None (keep playing).
+    model: "pentanomial" (game pairs: A's points per pair 0, ½, 1, 1½, 2) or "trinomial" (single
+    games: loss, draw, win); counts in that order. llr: the generalized log-likelihood ratio of
+    H1 to H0 so far; the test stops for H1 when llr >= upper, for H0 when llr <= lower. decision:
+    "H1", "H0" or None (keep playing). games: games played. score: A's points per game. more:
+    the expected number of further games until a bound is reached if the outcomes keep their
+    observed frequencies (0 once decided; at least one game, or one pair, while undecided).
     """
 
+    model: str
+    counts: tuple[int, ...]
     llr: float
     lower: float
     upper: float
     decision: str | None
     games: int
+    score: float
+    more: float
+    elo0: float
+    elo1: float
+
+
+def _expected_steps(x: float, lower: float, upper: float, drift: float, var: float) -> float:
+    """Expected steps until a random walk at x with this drift and variance per step leaves
+    (lower, upper): Wald's identity for Brownian motion (hitting probability and mean time)."""
+    if var <= 0:
+        return math.inf if drift == 0 else max(0.0, (upper - x) / drift if drift > 0 else (lower - x) / drift)
+    c = 2 * drift / var
+    if abs(c * (upper - lower)) < 1e-9:
+        return (x - lower) * (upper - x) / var
+    if c > 0:
+        p_up = math.expm1(-c * (x - lower)) / math.expm1(-c * (upper - lower))
+    else:
+        p_up = math.exp(c * (upper - x)) * math.expm1(c * (x - lower)) / math.expm1(c * (upper - lower))
+    return (p_up * (upper - x) - (1 - p_up) * (x - lower)) / drift
+
+
+def _check_counts(counts: object, k: int, what: str) -> tuple[int, ...]:
+    if not isinstance(counts, (tuple, list, np.ndarray)) or len(counts) != k:
+        raise ValueError(f"{what} must be {k} whole numbers, got {counts!r}")
+    return tuple(_check_count(x, what, minimum=0) for x in counts)
 
 
 def sprt(
-    wins: int,
-    draws: int,
-    losses: int,
     *,
+    games: Sequence[int] | None = None,
+    pairs: Sequence[int] | None = None,
     elo0: float = 0.0,
     elo1: float = 50.0,
     alpha: float = 0.05,
     beta: float = 0.05,
 ) -> SPRT:
-    """Wald's sequential test of "A is elo1 stronger than B" against "A is elo0 stronger".
+    """Is A elo1 stronger than B (H1), or only elo0 (H0)? A generalized sequential probability ratio test.
 
-    Uses the normal approximation of the per-game score (as chess-engine testing does): with
-    observed mean score s and variance σ² over n games, LLR = n (s1 − s0)(2s − s0 − s1) / (2σ²),
-    where s0, s1 are the expected scores at elo0 and elo1. Wald's bounds: ln(β / (1 − α)) and
-    ln((1 − β) / α). Stopping when a bound is crossed keeps the error rates near α and β, and on
-    average needs fewer games than a fixed-size test.
+    Give either games=(wins, draws, losses) of A in single games (the trinomial model) or
+    pairs=(n0, n1, n2, n3, n4), the number of game pairs (one start played with both seat orders)
+    in which A scored k/2 points (the pentanomial model of chess-engine testing: the two games of
+    a pair share the start's luck, so the pair, not the game, is the independent unit). The
+    hypotheses are about A's expected score per game, s = 1 / (1 + 10^(−elo / 400)).
+
+    The ratio and its bounds are `sprt_llr`'s (fishtest's generalized SPRT: each hypothesis
+    fitted by maximum likelihood under its mean score; finite from the first game on; Wald's
+    bounds less the expected overshoot), so checking after every game or pair keeps the error
+    rates near α and β (tests check it by simulation).
     """
+    if (games is None) == (pairs is None):
+        raise ValueError("give exactly one of games=(wins, draws, losses) or pairs=(n0, n1, n2, n3, n4)")
+    for v, what in ((elo0, "elo0"), (elo1, "elo1")):
+        if not math.isfinite(_check_real(v, what)):
+            raise ValueError(f"{what} must be a finite number of Elo points, got {v!r}")
     if not elo1 > elo0:
         raise ValueError(f"elo1 must be larger than elo0, got elo0={elo0!r}, elo1={elo1!r}")
     for v, what in ((alpha, "alpha"), (beta, "beta")):
-        if not 0 < v < 0.5:
+        if not 0 < _check_real(v, what) < 0.5:
             raise ValueError(f"{what} must be between 0 and 0.5, got {v!r}")
-    n, s, var = _score_moments(wins, draws, losses)
-    lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
-    s0, s1 = _elo_to_score(elo0), _elo_to_score(elo1)
-    llr = 0.0 if var <= 0 else n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var)
-    if var <= 0:  # every game had the same result: decide by which hypothesis is closer
-        llr = math.inf if s >= s1 else (-math.inf if s <= s0 else 0.0)
+    counts: tuple[int, ...]
+    if games is not None:
+        w, d, l = _check_counts(games, 3, "games (wins, draws, losses)")
+        model, counts, n_games, per_step = "trinomial", (l, d, w), w + d + l, 1
+    else:  # pairs
+        counts = _check_counts(pairs, 5, "pairs (pairs with 0, 1/2, 1, 3/2, 2 points)")
+        model, n_games, per_step = "pentanomial", 2 * sum(counts), 2
+    points = sum(k * c for k, c in enumerate(counts)) / 2  # outcome k is worth k/2 points in both models
+    score = points / n_games if n_games else math.nan
+    t = sprt_llr(np.array(counts, float), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+    llr, lower, upper, drift, sd = (float(x) for x in t)
     decision = "H1" if llr >= upper else ("H0" if llr <= lower else None)
-    return SPRT(llr, lower, upper, decision, n)
+    more = 0.0 if decision else per_step * max(1.0, _expected_steps(llr, lower, upper, drift, sd * sd))
+    return SPRT(model, counts, llr, lower, upper, decision, n_games, score, more, float(elo0), float(elo1))
 
 
-def games_to_separate(wins: int, draws: int, losses: int, confidence: float = 0.95) -> float:
-    """About how many games in total until the score's interval excludes 1/2, if the observed
-    mean score and per-game variance stay as they are: n = (z σ / (s − 1/2))², z the normal
-    quantile (scipy). inf when the observed score is exactly 1/2; the current count when the
-    interval (normal approximation) already excludes 1/2."""
-    n, s, var = _score_moments(wins, draws, losses)
-    from scipy.stats import norm
+def simulate_sprt(
+    probabilities: Sequence[float],
+    runs: int,
+    *,
+    seed: int,
+    elo0: float = 0.0,
+    elo1: float = 50.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_steps: int = 100_000,
+    start: Sequence[int] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Run the sequential test `runs` times on outcomes drawn with known probabilities.
 
-    z = float(norm.ppf((1 + _check_confidence(confidence)) / 2))
-    if s == 0.5:
-        return math.inf
-    return max(float(n), z * z * var / (s - 0.5) ** 2)
+    probabilities: of A's 3 game outcomes (loss, draw, win) or 5 pair outcomes (0 … 2 points),
+    as `sprt` counts them (`start`: counts already seen, in the same order; default none). Every
+    run draws outcomes one at a time and stops where `sprt` would. Returns (decision, steps) per
+    run: +1 for H1, −1 for H0, 0 if still open after max_steps; and the observations (games or
+    pairs) it took. All runs advance together in blocks (numpy).
+    """
+    p = np.asarray(probabilities, float)
+    if p.ndim != 1 or p.size not in (3, 5) or np.any(p < 0) or not math.isclose(p.sum(), 1.0, abs_tol=1e-9):
+        raise ValueError(f"probabilities must be 3 or 5 numbers >= 0 adding up to 1, got {probabilities!r}")
+    runs = _check_count(runs, "runs")
+    rng = np.random.default_rng(_check_count(seed, "seed", minimum=0))
+    K, block = p.size, 128
+    counts = np.zeros((runs, K))
+    if start is not None:
+        counts[:] = _check_counts(start, K, "start")
+    open_runs = np.arange(runs)
+    decision, steps = np.zeros(runs, int), np.zeros(runs, int)
+    done_steps = 0
+    while open_runs.size and done_steps < max_steps:
+        drawn = rng.choice(K, size=(open_runs.size, block), p=p)
+        path = counts[open_runs][:, None, :] + np.cumsum(np.eye(K)[drawn], axis=1)
+        t = sprt_llr(path, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+        up, down = t.llr >= t.upper, t.llr <= t.lower
+        crossed = up | down
+        stop = crossed.any(axis=1)
+        first = np.argmax(crossed, axis=1)
+        ended = open_runs[stop]
+        decision[ended] = np.where(up[stop, first[stop]], 1, -1)
+        steps[ended] = done_steps + first[stop] + 1
+        counts[open_runs] = path[:, -1, :]
+        open_runs = open_runs[~stop]
+        done_steps += block
+    steps[open_runs] = done_steps
+    return decision, steps

@@ -268,6 +268,10 @@ def test_save_and_load_round_trip(result, tmp_path):
         (lambda d: d["games"]["ttt"]["first"][0].__setitem__(1, 0), "seat counts"),
         (lambda d: d["games"]["ttt"]["seconds"].__setitem__(0, "fast"), "seconds"),
         (lambda d: d["games"]["ttt"].update(agents=["a", "a", "b"]), "distinct"),
+        (lambda d: d["games"]["ttt"].pop("pairs"), "lacks pairs"),
+        (lambda d: d["games"]["ttt"]["pairs"][0][1].pop(), "lists of 6"),
+        (lambda d: d["games"]["ttt"]["pairs"][0][1].__setitem__(0, d["games"]["ttt"]["pairs"][0][1][0] + 1), "mirror"),
+        (lambda d: _shift_pair(d["games"]["ttt"]["pairs"]), "hold"),
     ],
 )
 def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
@@ -277,6 +281,42 @@ def test_corrupt_files_give_clear_errors(result, tmp_path, corrupt, message):
     path.write_text(json.dumps(data))
     with pytest.raises(ValueError, match=message):
         ArenaResult.load(path)
+
+
+def _shift_pair(pairs):
+    """Move one of random's game pairs against mcts (agents 0 and 2) to another kind, on both sides
+    (so the sides still mirror, but the pairs no longer add up to the W/D/L matrices)."""
+    mirror = (5, 4, 2, 3, 1, 0)
+    k = next(k for k, c in enumerate(pairs[0][2]) if c)
+    m = (k + 1) % 6 if (k + 1) % 6 != mirror[k] else (k + 2) % 6
+    for a, b, kk, mm in ((0, 2, k, m), (2, 0, mirror[k], mirror[m])):
+        pairs[a][b][kk] -= 1
+        pairs[a][b][mm] += 1
+
+
+def test_every_game_belongs_to_a_pair_and_the_pairs_add_up(result):
+    for t in result.tables.values():
+        n = len(t.agents)
+        for i in range(n):
+            for j in range(n):
+                if i != j and t.games(i, j):
+                    assert 2 * sum(t.pairs[i][j]) == t.games(i, j) and t.paired(t.agents[i], t.agents[j])
+                    pent = t.pentanomial(t.agents[i], t.agents[j])
+                    assert sum(k * c for k, c in enumerate(pent)) / 2 == t.points(t.agents[i], t.agents[j])
+        results, units = t.results(), t.units()
+        assert len(results) == len(units) and all(units.count(u) == 2 for u in set(units))
+        for u in set(units):  # a unit's two games are one pairing's
+            assert len({results[k][:2] for k in range(len(units)) if units[k] == u}) == 1
+    # two perfect players from random starts: whoever holds the winning seat wins, so every pair is 1 : 1
+    sub = result["sub"]
+    assert sub.pentanomial("perfect", "perfect 2") == (0, 0, GPP // 2, 0, 0)
+    assert sub.sequential("perfect", "perfect 2").model == "pentanomial"
+
+
+def test_a_table_without_pairs_is_read_as_single_games():
+    t = _table(["a", "b"], [[0, 3], [1, 0]])
+    assert not t.paired("a", "b") and t.units() == [0, 1, 2, 3]
+    assert t.sequential("a", "b").model == "trinomial" and t.sequential("a", "b").games == 4
 
 
 def test_unsafe_json_is_refused(tmp_path):

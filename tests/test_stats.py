@@ -7,7 +7,7 @@ import pytest
 from scipy import optimize
 from scipy.stats import binomtest
 
-from gamekit.stats import bootstrap_ratings, fit_ratings, games_to_separate, rate_text, sprt, wilson
+from gamekit.stats import bootstrap_ratings, fit_ratings, rate_text, sprt, wilson
 
 # --- Wilson -------------------------------------------------------------------------------------
 
@@ -170,19 +170,67 @@ def test_bootstrap_is_reproducible_and_brackets_the_estimate():
 
 
 def test_sprt_decides_clear_cases_and_waits_on_unclear_ones():
-    assert sprt(60, 20, 20).decision == "H1"
-    assert sprt(20, 20, 60).decision == "H0"
-    assert sprt(5, 0, 5).decision is None
-    t = sprt(30, 10, 10)
-    assert t.lower < 0 < t.upper and t.games == 50
-    with pytest.raises(ValueError):
-        sprt(1, 1, 1, elo0=50, elo1=0)
+    assert sprt(games=(60, 20, 20)).decision == "H1"
+    assert sprt(games=(20, 20, 60)).decision == "H0"
+    assert sprt(games=(5, 0, 5)).decision is None
+    t = sprt(games=(30, 10, 10))
+    assert t.lower < 0 < t.upper and t.games == 50 and t.model == "trinomial" and t.score == 0.7
+    p = sprt(pairs=(0, 2, 10, 8, 5))
+    assert p.model == "pentanomial" and p.games == 50 and p.counts == (0, 2, 10, 8, 5)
+    assert p.score == pytest.approx((2 * 0.5 + 10 + 8 * 1.5 + 5 * 2) / 50)
 
 
-def test_games_to_separate_agrees_with_a_normal_interval():
-    n = games_to_separate(30, 10, 20)
-    assert 60 < n < 200
-    # with n games of the same mean and variance the normal interval just excludes 1/2
-    s, var = (30 + 5) / 60, (30 + 10 / 4) / 60 - ((30 + 5) / 60) ** 2
-    assert s - 1.959964 * math.sqrt(var / n) == pytest.approx(0.5, abs=1e-6)
-    assert games_to_separate(5, 0, 5) == math.inf
+def test_sprt_never_decides_on_two_alike_results():
+    """Two wins or two draws say little: the ratio stays small and finite (22 wins are needed)."""
+    for games in [(2, 0, 0), (0, 2, 0), (0, 0, 2), (4, 1, 0), (1, 0, 0), (0, 0, 0)]:
+        t = sprt(games=games)
+        assert t.decision is None and math.isfinite(t.llr) and abs(t.llr) < 1 and t.more >= 1
+    assert sprt(games=(10, 1, 1)).decision is None  # 1.28, far below the bound
+    assert sprt(games=(21, 0, 0)).decision is None and sprt(games=(23, 0, 0)).decision == "H1"
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"games": (1, 1, 1), "pairs": (1, 1, 1, 1, 1)}, {"games": (1, 1)}, {"pairs": (1, 1, 1)},
+     {"games": (1, -1, 1)}, {"games": (1, 1.5, 1)}, {"games": "abc"}, {"games": (1, 1, 1), "elo0": 50, "elo1": 0},
+     {"games": (1, 1, 1), "alpha": 0.5}, {"games": (1, 1, 1), "beta": 0}, {"games": (1, 1, 1), "elo1": math.inf}],
+)  # fmt: skip
+def test_sprt_refuses_bad_input(kw):
+    with pytest.raises((ValueError, TypeError)):
+        sprt(**kw)
+
+
+def test_prior_zero_without_a_maximum_is_an_error_never_far_numbers():
+    """b drew and won but never lost: in Davidson's model the likelihood grows without bound."""
+    with pytest.raises(ValueError, match="no finite maximum"):
+        fit_ratings(["a", "b"], [(0, 1, 0.5), (0, 1, 0.0), (0, 1, 0.0)], prior=0.0)
+    with pytest.raises(ValueError, match="never met"):
+        fit_ratings(["a", "b", "c", "d"], [(0, 1, 1.0), (0, 1, 0.0), (2, 3, 1.0), (2, 3, 0.0)], prior=0.0)
+    rng = np.random.default_rng(0)
+    for _ in range(300):  # random small tournaments: a fit either raises or is a true maximum
+        n = int(rng.integers(2, 4))
+        res = [(*map(int, rng.choice(n, 2, replace=False)), float(rng.choice([0, 0.5, 1]))) for _ in range(6)]
+        try:
+            fit = fit_ratings([f"a{k}" for k in range(n)], res, prior=0.0)
+        except ValueError:
+            continue
+        assert max(map(abs, fit.elo)) < 1000 and 1e-3 < (fit.draw or 1.0) < 1e3
+
+
+def test_bootstrap_over_pairs_keeps_pairs_together_and_never_gives_zero_width():
+    # every pair is one win and one loss: resampling pairs cannot change the score, games can
+    names, res = ["a", "b"], [(0, 1, 1.0), (0, 1, 0.0)] * 20
+    by_games = bootstrap_ratings(names, res, seed=1, reps=1000)
+    by_pairs = bootstrap_ratings(names, res, units=[k // 2 for k in range(40)], seed=1, reps=1000)
+    assert by_games.interval("a")[1] - by_games.interval("a")[0] > 50
+    lo, hi = by_pairs.interval("a")
+    # every replicate is the same, so the interval is the (game-level) profile likelihood's, never [0, 0]
+    assert lo < 0 < hi and by_pairs.profiled == ("a", "b") and by_games.profiled == ()
+    # four wins in four games: every replicate alike; the interval is the profile likelihood's
+    four = bootstrap_ratings(names, [(0, 1, 1.0)] * 4, seed=2, reps=1000)
+    lo, hi = four.interval("a")
+    assert four.profiled == ("a", "b") and lo < four["a"] < hi and hi - lo > 100
+    with pytest.raises(ValueError, match="different pairings"):
+        bootstrap_ratings(["a", "b", "c"], [(0, 1, 1.0), (1, 2, 1.0)], units=[0, 0], seed=1)
+    with pytest.raises(ValueError, match="one label per result"):
+        bootstrap_ratings(names, res, units=[0], seed=1)

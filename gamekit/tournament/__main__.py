@@ -87,7 +87,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="write the leaderboard (HTML), ratings and game records")
     p.add_argument("--db", required=True)
     p.add_argument("--out", required=True, help="folder for leaderboard.html, ratings.json, games/")
-    p.add_argument("--reps", type=int, default=200, help="bootstrap repetitions (default 200)")
+    p.add_argument("--reps", type=int, default=2000, help="bootstrap replicates over game pairs (default 2000)")
     return ap
 
 

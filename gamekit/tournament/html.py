@@ -156,7 +156,7 @@ def _result_text(r: dict[str, Any]) -> str:
     return f"{r['names'][r['winner']] or r['agents'][r['winner']]} wins"
 
 
-def leaderboard_html(results: Results, reps: int = 200) -> str:
+def leaderboard_html(results: Results, reps: int = 2000) -> str:
     """The whole leaderboard page as one HTML string (see the module docstring)."""
     cfg = results.config
     rows = results.standings(reps)
@@ -176,14 +176,17 @@ def leaderboard_html(results: Results, reps: int = 200) -> str:
     for k, s in enumerate(rows, 1):
         out.append(
             f"<tr><td>{k}</td><td class='name'>{_e(s.name)} <span class='small'>({_e(s.id)})</span></td>"
-            f"<td>{s.rating:.0f}</td><td>[{s.low:.0f}, {s.high:.0f}]</td><td>{s.wins}</td><td>{s.draws}</td>"
+            f"<td>{s.rating:.0f}</td><td>[{s.low:.0f}, {s.high:.0f}]{'*' if s.profiled else ''}</td>"
+            f"<td>{s.wins}</td><td>{s.draws}</td>"
             f"<td>{s.losses}</td><td>{s.score:.2f}</td><td>{s.forfeits}</td></tr>"
         )
     out.append("</table>")
     out.append("<h2>Ratings with 95% bootstrap intervals</h2>" + ratings_svg(rows))
     out.append(
         "<p class='small'>Bradley–Terry (Davidson draws) on the Elo scale, mean 0; the bar is the "
-        "percentile bootstrap interval over the games.</p>"
+        "percentile bootstrap interval over the game pairs (each start played with both seat orders; "
+        "2,000 replicates). * every replicate agreed (all of the agent's pairs ended alike): the "
+        "interval is the likelihood's, bound on the open side only by the prior.</p>"
     )
     ids = [s.id for s in rows]
     pairs = results.pairings()
@@ -237,30 +240,35 @@ def leaderboard_html(results: Results, reps: int = 200) -> str:
 
 
 def _neighbours_html(results: Results, rows: Sequence[Standing]) -> str:
-    """For each two neighbours on the board: is the upper one really better? (SPRT, games still needed)."""
+    """For each two neighbours on the board: is the upper one really better? (the sequential test)."""
     lines = [
         "<h2>Is the order settled?</h2><p class='small'>Each agent against the one ranked just below it, "
-        "in their own games: Wald's SPRT of &ldquo;50 Elo stronger&rdquo; against &ldquo;equal&rdquo; "
-        "(5 % errors), and about how many more games until the score's interval excludes &frac12;.</p>",
-        "<table><tr><th class='name'>pair</th><th>games</th><th>score</th><th class='name'>SPRT</th>"
-        "<th>more games</th></tr>",
+        "in their own games, read as game pairs (one start, both seat orders; the pair is the unit): the "
+        "sequential test (generalized SPRT, pentanomial model) of &ldquo;the upper one is 50 Elo "
+        "stronger&rdquo; against &ldquo;equal&rdquo;, with 5 % error rates. <i>better</i>: the evidence "
+        "reached the upper bound; <i>not 50 Elo better</i>: the lower one; <i>undecided</i>: keep "
+        "playing. The last column is the expected number of further games until the test decides, "
+        "if their results keep their present frequencies.</p>",
+        "<table><tr><th class='name'>pair</th><th>games</th><th>pairs</th><th>score</th>"
+        "<th class='name'>verdict</th><th>LLR [bounds]</th><th>more games</th></tr>",
     ]
     for upper, lower in zip(rows, rows[1:]):
         if not results.pairing(upper.id, lower.id).games:
             continue
         q = results.sequential(upper.id, lower.id)
-        lo, hi = q.pairing.interval()
-        verdict = {"H1": "better", "H0": "not 50 Elo better"}.get(q.test.decision or "", "undecided")
-        more = "—" if math.isinf(q.more) else str(math.ceil(q.more))
+        t = q.test
+        verdict = {"H1": "better", "H0": "not 50 Elo better"}.get(t.decision or "", "undecided")
+        pairs = str(sum(t.counts)) if t.model == "pentanomial" else "—"
         lines.append(
             f"<tr><td class='name'>{_e(upper.name)} vs {_e(lower.name)}</td><td>{q.pairing.games}</td>"
-            f"<td>{q.pairing.score:.2f} [{lo:.2f}, {hi:.2f}]</td><td class='name'>{verdict}</td><td>{more}</td></tr>"
+            f"<td>{pairs}</td><td>{q.pairing.score:.2f}</td><td class='name'>{verdict}</td>"
+            f"<td>{t.llr:.2f} [{t.lower:.2f}, {t.upper:.2f}]</td><td>{math.ceil(t.more) if t.more else '—'}</td></tr>"
         )
     lines.append("</table>")
     return "\n".join(lines)
 
 
-def write_report(results: Results, folder: str | Path, reps: int = 200) -> Path:
+def write_report(results: Results, folder: str | Path, reps: int = 2000) -> Path:
     """leaderboard.html, ratings.json and games/<id>.json in `folder`; returns the page's path."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,11 +1,13 @@
 """Reading a tournament: standings, ratings with intervals, pairings, forfeits, "how many more games?".
 
 Every number here comes from the stored games. A forfeit counts as a loss for the agent that
-failed and a win for its opponent (that is the rule the students were told). Ratings are the
-Bradley–Terry fit of `gamekit.stats` with Davidson's draws, on the Elo scale, anchored at the
-mean, with percentile-bootstrap intervals (games resampled); a pairing's score has a Wilson
-interval; and `sequential` answers "is A really better than B?" with Wald's SPRT and an estimate
-of the games still needed.
+failed and a win for its opponent (that is the rule the students were told). The schedule plays
+every start twice per pairing with the seats swapped: those two games are a *game pair*, and the
+pair, not the game, is the unit of the analysis. Ratings are the Bradley–Terry fit of
+`gamekit.stats` with Davidson's draws, on the Elo scale, anchored at the mean, with
+percentile-bootstrap intervals over game pairs (2,000 replicates; a profile likelihood interval
+where every replicate agrees); `sequential` answers "is A really better than B?" with the
+generalized SPRT on the pairs (pentanomial model) and the expected number of games still needed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..stats import SPRT, Ratings, bootstrap_ratings, games_to_separate, sprt, wilson
+from ..stats import SPRT, Ratings, bootstrap_ratings, sprt, wilson
 from .runner import Entrant, Tournament
 
 
@@ -35,6 +37,7 @@ class Standing:
     rating: float
     low: float
     high: float
+    profiled: bool = False  # every bootstrap replicate agreed: [low, high] is the likelihood's interval
 
     @property
     def score(self) -> float:
@@ -44,13 +47,16 @@ class Standing:
 
 @dataclass(frozen=True)
 class Pairing:
-    """Row agent `a` against column agent `b`: W/D/L from a's side and a's score with its Wilson interval."""
+    """Row agent `a` against column agent `b`: W/D/L from a's side, a's score with its Wilson
+    interval, and `pairs`: how many complete game pairs gave a 0, ½, 1, 1½, 2 points (the
+    pentanomial counts; games whose partner is not played yet are in W/D/L only)."""
 
     a: str
     b: str
     wins: int
     draws: int
     losses: int
+    pairs: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
 
     @property
     def games(self) -> int:
@@ -60,45 +66,47 @@ class Pairing:
     def score(self) -> float:
         return (self.wins + self.draws / 2) / self.games if self.games else math.nan
 
+    @property
+    def paired(self) -> bool:
+        """Were all their games played as complete pairs (each start with both seat orders)?"""
+        return self.games > 0 and 2 * sum(self.pairs) == self.games
+
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The Wilson interval of a's score, treating the games as independent (single games)."""
         return wilson(self.wins + self.draws / 2, self.games, confidence)
 
 
 @dataclass(frozen=True)
 class Question:
-    """The answer to "is A really better than B?" from their games so far."""
+    """The answer to "is A really better than B?" from their games so far (`Results.sequential`)."""
 
     a: str
     b: str
     pairing: Pairing
     test: SPRT
-    total_needed: float  # games in all until the score's interval excludes 1/2 (if the rate stays)
     elo1: float = 50.0
 
     @property
     def more(self) -> float:
-        """Games still to play (0 when decided, inf when the scores are exactly level)."""
-        return max(0.0, self.total_needed - self.pairing.games)
+        """The expected number of further games until the test decides (0 when decided)."""
+        return self.test.more
 
     def text(self) -> str:
-        p = self.pairing
-        lo, hi = p.interval()
+        p, t = self.pairing, self.test
+        unit = f"{sum(t.counts)} game pairs" if t.model == "pentanomial" else f"{t.games} single games"
         head = (
-            f"{self.a} vs {self.b}: {p.wins} W / {p.draws} D / {p.losses} L, score {p.score:.2f} [{lo:.2f}, {hi:.2f}]"
+            f"{self.a} vs {self.b}: {p.wins} W / {p.draws} D / {p.losses} L, score {p.score:.2f}; the test reads {unit}"
         )
-        if self.test.decision == "H1":
-            verdict = f"SPRT: yes, {self.a} is stronger (LLR {self.test.llr:.2f} ≥ {self.test.upper:.2f})"
-        elif self.test.decision == "H0":
-            verdict = (
-                f"SPRT: no, {self.a} is not {self.elo1:.0f} Elo stronger "
-                f"(LLR {self.test.llr:.2f} ≤ {self.test.lower:.2f})"
-            )
-        elif math.isnan(self.test.llr):
-            verdict = "SPRT: undecided (every game ended alike, so the test cannot weigh them yet)"
+        if t.decision == "H1":
+            verdict = f"SPRT: yes, {self.a} is stronger (LLR {t.llr:.2f} ≥ {t.upper:.2f})"
+        elif t.decision == "H0":
+            verdict = f"SPRT: no, {self.a} is not {self.elo1:.0f} Elo stronger (LLR {t.llr:.2f} ≤ {t.lower:.2f})"
         else:
-            verdict = f"SPRT: undecided (LLR {self.test.llr:.2f} in ({self.test.lower:.2f}, {self.test.upper:.2f}))"
-        more = "never separates (level score)" if math.isinf(self.more) else f"about {math.ceil(self.more)} more games"
-        return f"{head}\n{verdict}; the interval excludes 1/2 after {more}"
+            verdict = (
+                f"SPRT: undecided (LLR {t.llr:.2f} in ({t.lower:.2f}, {t.upper:.2f})); "
+                f"expected about {math.ceil(t.more)} more games"
+            )
+        return f"{head}\n{verdict}"
 
 
 class Results:
@@ -123,20 +131,30 @@ class Results:
         index = {a: i for i, a in enumerate(self.accepted())}
         return [(index[r["agents"][0]], index[r["agents"][1]], float(r["score"][0])) for r in self.records]
 
+    def units(self) -> list[str]:
+        """Per game of `results()`, its game pair: the pairing and the start ("a~b~3"); a game
+        whose partner has not been played yet is a unit of its own (for `bootstrap_ratings`)."""
+        keys = [_pair_key(r) for r in self.records]
+        count = Counter(keys)
+        return [k if count[k] == 2 else r["id"] for k, r in zip(keys, self.records)]
+
     # --- ratings and standings ---
-    def ratings(self, reps: int = 200, seed: int | None = None, confidence: float = 0.95) -> Ratings:
-        """Elo ratings (mean 0) with percentile-bootstrap intervals over the games."""
+    def ratings(self, reps: int = 2000, seed: int | None = None, confidence: float = 0.95) -> Ratings:
+        """Elo ratings (mean 0) with percentile-bootstrap intervals over the game pairs."""
         seed = self.config["seed"] if seed is None else seed
         if len(self.accepted()) < 2 or not self.records:
             raise ValueError(
                 f"ratings need games between at least two accepted agents; this tournament has "
                 f"{len(self.accepted())} accepted agent(s) and {len(self.records)} finished game(s)"
             )
-        return bootstrap_ratings(self.accepted(), self.results(), reps=reps, seed=seed, confidence=confidence)
+        return bootstrap_ratings(
+            self.accepted(), self.results(), units=self.units(), reps=reps, seed=seed, confidence=confidence
+        )
 
-    def standings(self, reps: int = 200, seed: int | None = None) -> list[Standing]:
+    def standings(self, reps: int = 2000, seed: int | None = None, ratings: Ratings | None = None) -> list[Standing]:
         """The leaderboard, best rating first (ratings are NaN until two agents have played)."""
-        ratings = self.ratings(reps, seed) if len(self.accepted()) >= 2 and self.records else None
+        if ratings is None and len(self.accepted()) >= 2 and self.records:
+            ratings = self.ratings(reps, seed)
         count: dict[str, Counter[str]] = {a: Counter() for a in self.accepted()}
         for r in self.records:
             for seat in (0, 1):
@@ -149,19 +167,26 @@ class Results:
             rating, (low, high) = (ratings[a], ratings.interval(a)) if ratings else (math.nan, (math.nan, math.nan))
             c = count[a]
             counts = (c["games"], c["wins"], c["draws"], c["losses"], c["forfeits"])
-            rows.append(Standing(a, self.names[a], *counts, rating, low, high))
+            profiled = bool(ratings) and a in ratings.profiled  # type: ignore[union-attr]
+            rows.append(Standing(a, self.names[a], *counts, rating, low, high, profiled))
         return sorted(rows, key=lambda s: (-s.rating if ratings else 0.0, s.id))
 
     # --- pairings ---
     def pairing(self, a: str, b: str) -> Pairing:
-        """All games between a and b, from a's side."""
+        """All games between a and b, from a's side, and their complete game pairs."""
         w = d = l = 0
+        points: dict[str, list[float]] = {}
         for r in self.records:
             if set(r["agents"]) != {a, b} or a == b:
                 continue
             s = r["score"][r["agents"].index(a)]
             w, d, l = w + (s == 1), d + (s == 0.5), l + (s == 0)
-        return Pairing(a, b, w, d, l)
+            points.setdefault(_pair_key(r), []).append(float(s))
+        pent = [0] * 5
+        for both in points.values():
+            if len(both) == 2:
+                pent[round(2 * sum(both))] += 1
+        return Pairing(a, b, w, d, l, (pent[0], pent[1], pent[2], pent[3], pent[4]))
 
     def pairings(self) -> dict[tuple[str, str], Pairing]:
         """Every ordered pair of agents that met."""
@@ -172,16 +197,17 @@ class Results:
         return out
 
     def sequential(self, a: str, b: str, elo1: float = 50.0, alpha: float = 0.05, beta: float = 0.05) -> Question:
-        """Is a really better than b? Wald's SPRT of "a is `elo1` Elo stronger" against "they are equal"."""
+        """Is a really better than b? The generalized SPRT (`gamekit.stats.sprt`) of "a is `elo1`
+        Elo stronger" against "they are equal", on their complete game pairs (pentanomial), or on
+        single games (trinomial) if no pair is complete yet."""
         p = self.pairing(a, b)
         if not p.games:
             raise ValueError(f"{a} and {b} have not played each other; pairs that met: {sorted(self.pairings())}")
-        test = sprt(p.wins, p.draws, p.losses, elo0=0.0, elo1=elo1, alpha=alpha, beta=beta)
-        if sum(x > 0 for x in (p.wins, p.draws, p.losses)) < 2:
-            # every game ended alike: the observed variance is 0 and the normal approximation says
-            # nothing yet (its LLR would be infinite); the test stays open until results differ
-            test = SPRT(math.nan, test.lower, test.upper, None, test.games)
-        return Question(a, b, p, test, games_to_separate(p.wins, p.draws, p.losses), elo1=elo1)
+        if sum(p.pairs):
+            test = sprt(pairs=p.pairs, elo0=0.0, elo1=elo1, alpha=alpha, beta=beta)
+        else:
+            test = sprt(games=(p.wins, p.draws, p.losses), elo0=0.0, elo1=elo1, alpha=alpha, beta=beta)
+        return Question(a, b, p, test, elo1=elo1)
 
     # --- the log ---
     def forfeits(self) -> list[dict[str, Any]]:
@@ -200,9 +226,12 @@ class Results:
             if r["forfeit"] is not None
         ]
 
-    def table(self, reps: int = 200) -> str:
-        """The leaderboard as plain text."""
-        rows = self.standings(reps)
+    def table(self, reps: int = 2000) -> str:
+        """The leaderboard as plain text; an interval marked * is a profile likelihood interval
+        (every bootstrap replicate agreed: the agent's pairs all ended alike, so the bounds come
+        from the likelihood and, on the open side, only from the prior)."""
+        ratings = self.ratings(reps) if len(self.accepted()) >= 2 and self.records else None
+        rows = self.standings(ratings=ratings)
         width = max([len(s.name) for s in rows] + [5])
         lines = [
             f"{'#':>2}  {'agent':<{width}}  {'Elo':>6}  {'95% interval':>15}  "
@@ -210,8 +239,13 @@ class Results:
         ]
         for k, s in enumerate(rows, 1):
             lines.append(
-                f"{k:>2}  {s.name:<{width}}  {s.rating:>6.0f}  [{s.low:>6.0f}, {s.high:>6.0f}]  "
+                f"{k:>2}  {s.name:<{width}}  {s.rating:>6.0f}  [{s.low:>6.0f}, {s.high:>6.0f}]"
+                f"{'*' if s.profiled else ' '} "
                 f"{s.wins:>4} {s.draws:>4} {s.losses:>4}  {s.score:>5.2f}  {s.forfeits}"
+            )
+        if any(s.profiled for s in rows):
+            lines.append(
+                "* every bootstrap replicate agreed: a likelihood interval, bound on the open side only by the prior"
             )
         for e in self.rejected():
             lines.append(f"rejected: {e.id}: {e.reason}")
@@ -227,3 +261,8 @@ class Results:
             path.write_text(json.dumps(r, indent=1, sort_keys=True), encoding="utf-8")
             paths.append(path)
         return paths
+
+
+def _pair_key(record: dict[str, Any]) -> str:
+    """The game pair a record belongs to: its id without the seat order ("a~b~3~1" -> "a~b~3")."""
+    return str(record["id"]).rsplit("~", 1)[0]
