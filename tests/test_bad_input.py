@@ -37,11 +37,11 @@ from gamekit import (
     red_blue,
     solve,
     strategy_table,
-    tournament,
     winning_moves,
     winning_nim_moves,
 )
 from gamekit.jsonio import parse_json
+from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 from gamekit.protocol import IllegalMoveError, check_int, check_player
 from gamekit.views import subtraction as views
 

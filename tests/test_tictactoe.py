@@ -6,9 +6,10 @@ matplotlib.use("Agg")
 
 import pytest
 
-from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, play_game, reachable_positions, tournament, winner
+from gamekit import IllegalMoveError, RandomPlayer, TicTacToe, play_game, reachable_positions, winner
 from gamekit.counting import count_outcomes, outcome_probabilities
 from gamekit.games.tictactoe import board_from_string, board_text, winning_mark
+from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 from gamekit.players import LossAversePlayer, RawCountPlayer
 from gamekit.sources.java_tictactoe import source_encoding, source_winner, source_x_to_move
 from gamekit.views.tictactoe import (
