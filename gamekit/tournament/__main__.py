@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..isolation import SandboxUnavailable, require_bwrap
 from .games import GAMES
 from .html import write_report
 from .results import Results
@@ -61,7 +62,16 @@ def _add_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output-kb", type=int, default=256, help="largest output or file an agent may write")
 
 
+def _add_trust(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--trusted-code",
+        action="store_true",
+        help="run the agents WITHOUT the operating system's sandbox (bubblewrap); only for files you trust",
+    )
+
+
 def _add_running(p: argparse.ArgumentParser) -> None:
+    _add_trust(p)
     p.add_argument("--workers", type=int, default=None, help="games played at once (default: one per core)")
     p.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:8786 (default: this machine)")
     p.add_argument("--report", default=None, help="write the leaderboard to this folder when done")
@@ -73,6 +83,7 @@ def parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check submissions: load each and play its validation games")
     _add_setup(v)
     v.add_argument("--workers", type=int, default=None)
+    _add_trust(v)
     r = sub.add_parser("run", help="create a tournament in --db and play it")
     _add_setup(r)
     r.add_argument("--db", required=True, help="the tournament's SQLite file (must not exist yet)")
@@ -122,6 +133,16 @@ def _play(t: Tournament, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    try:
+        return _main(args)
+    except SandboxUnavailable as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return 2
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.command in ("validate", "run", "resume") and not args.trusted_code:
+        require_bwrap()  # before anything is created: no database is left behind by a refusal
     if args.command == "validate":
         with tempfile.TemporaryDirectory() as tmp:
             t = Tournament(
@@ -131,7 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 params=dict(args.param),
                 seed=args.seed,
                 limits=_limits(args),
+                trusted_code=args.trusted_code,
             )
+            t.require_sandbox()
             entrants = t.validate(args.workers)
             t.close()
         for e in entrants:
@@ -152,10 +175,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             opening=args.opening,
             gauntlet=args.gauntlet,
             limits=_limits(args),
+            trusted_code=args.trusted_code,
         )
+        t.require_sandbox()
+        if args.report:  # remembered, so that `resume` writes the report the run was asked for
+            t.store.set_meta("report", str(Path(args.report).resolve()))
         return _play(t, args)
     if args.command == "resume":
-        return _play(Tournament.open(args.db), args)
+        t = Tournament.open(args.db, trusted_code=args.trusted_code)
+        t.require_sandbox()
+        if not args.report:
+            args.report = t.store.get_meta("report")
+        return _play(t, args)
     results = Results(args.db)
     print(results.table())
     print("leaderboard:", write_report(results, args.out, args.reps))

@@ -37,6 +37,7 @@ import traceback
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
+from ..isolation import thread_environment
 from .games import game_kind
 
 try:  # POSIX only; without it gamekit.tournament still imports (reports, in-process games)
@@ -127,6 +128,14 @@ def read_roots() -> list[str]:
     return sorted({os.path.realpath(r) for r in roots if r})
 
 
+def _metadata(path: str) -> bool:
+    """A package's installed metadata (what `importlib.metadata` reads for entry points): harmless to read."""
+    folder = os.path.dirname(path)
+    return folder.endswith((".dist-info", ".egg-info")) and os.path.dirname(folder) in {
+        os.path.realpath(p or ".") for p in sys.path
+    }
+
+
 class Guard:
     """The audit hook: the first forbidden act is reported to the referee and ends the process."""
 
@@ -157,7 +166,12 @@ class Guard:
             )
             if writes and not _under(target, self.folder):
                 self.violation(f"writing outside its folder: {target}")
-            if not writes and target not in self.devices and not _under(target, self.readable):
+            if (
+                not writes
+                and target not in self.devices
+                and not _under(target, self.readable)
+                and not _metadata(target)
+            ):
                 self.violation(f"reading a file outside its folder: {target}")
         elif event in READ_EVENTS:
             if args and args[0] is not None and not isinstance(args[0], int):
@@ -197,6 +211,7 @@ def enter_sandbox(channel: Channel, folder: str, limits: dict[str, Any], readabl
     os.chdir(folder)
     os.environ.clear()
     os.environ.update({"HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    os.environ.update(thread_environment())  # one thread for BLAS: a library loaded later must see it too
     out = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
     os.dup2(out, 1)
     os.dup2(out, 2)

@@ -43,6 +43,7 @@ class GameSpec:
     seeds: tuple[int, int]
     limits: dict[str, Any]
     sandbox: bool = True
+    trusted_code: bool = False  # True: agents run without bubblewrap (the teacher's --trusted-code)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -100,10 +101,16 @@ def play_game_spec(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
 
 def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict[str, Any]) -> None:
     game = kind.build(spec.params)
-    agents = [AgentProcess(source, limits) for source in spec.sources]
+    agents = [AgentProcess(source, limits, jailed=not spec.trusted_code) for source in spec.sources]
     try:
         t_start = time.monotonic()
-        deadlines = [a.start() for a in agents]  # both load at the same time
+        deadlines: list[float] = []
+        for seat, agent in enumerate(agents):  # both load at the same time
+            try:
+                deadlines.append(agent.start())
+            except AgentFailure as failure:  # its own jail was ended by itself (in another of its games)
+                _forfeit(record, seat, failure)
+                return
         for seat, agent in enumerate(agents):
             try:
                 agent.wait_ready(deadlines[seat])
@@ -117,6 +124,11 @@ def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict
     finally:
         for a in agents:
             a.stop()  # both finish at the same time
+        for seat, a in enumerate(agents):  # a game won while wrecking its own sandbox is not won
+            if record.get("forfeit") is None and a.sabotaged():
+                _forfeit(
+                    record, seat, AgentFailure("sandbox", "it killed its own sandbox's process manager (the zygote)")
+                )
         record["output"] = [a.close() for a in agents]
 
 
@@ -183,12 +195,14 @@ def _referee(game: Any, kind: GameKind, limits: Limits, record: dict[str, Any], 
             banks[seat] = spend(limits, banks[seat], elapsed)
             try:
                 move = kind.move_from_json(reply)
-            except WrongMoveType as exc:
-                raise AgentFailure("wrong type", str(exc)) from None
+            except (WrongMoveType, TypeError, ValueError, KeyError, IndexError) as exc:
+                raise AgentFailure("wrong type", str(exc)[:300]) from None
             try:
                 state = game.play(state, move)
             except IllegalMoveError as exc:
                 raise AgentFailure("illegal move", str(exc)) from None
+            except Exception as exc:  # any reply the game cannot take is the replier's fault
+                raise AgentFailure("illegal move", f"{type(exc).__name__}: {exc}"[:300]) from None
         except AgentFailure as failure:
             _forfeit(record, seat, failure)
             record["failed_after"] = round(time.monotonic() - t0, 6)

@@ -21,12 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..isolation import require_bwrap
 from .games import game_kind
 from .house import HOUSE_RANDOM
 from .referee import GameSpec, check_source, play_game_spec
 from .sandbox import Limits
 from .schedule import FORMATS, derived_seed, draw_starts, schedule
 from .store import Store
+from .zygote import close_jails
 
 RANDOM_ID = "house-random"
 
@@ -99,7 +101,9 @@ class Tournament:
         gauntlet: Sequence[str | Path] = (),
         limits: Limits | None = None,
         sandbox: bool = True,
+        trusted_code: bool = False,
     ):
+        self.trusted_code = trusted_code  # never stored: each run decides again whether to trust the files
         self.store = Store(db)
         stored = self.store.get_meta("config")
         if stored is not None and (agents or gauntlet):
@@ -140,12 +144,21 @@ class Tournament:
         self.limits = Limits(**self.config["limits"])
 
     @classmethod
-    def open(cls, db: str | Path) -> Tournament:
+    def open(cls, db: str | Path, trusted_code: bool = False) -> Tournament:
         """The tournament stored in `db`, to resume or to report on."""
         if not Path(db).exists():
             raise FileNotFoundError(f"no tournament database at {db}")
-        t = cls(db)
+        t = cls(db, trusted_code=trusted_code)
         return t
+
+    def require_sandbox(self) -> None:
+        """Refuse to run students' code without the operating system's sandbox (`SandboxUnavailable`).
+
+        The tournament's agents run under bubblewrap; where `bwrap` is missing, only the teacher's
+        explicit `trusted_code=True` (`--trusted-code`) runs them without it.
+        """
+        if self.config["sandbox"] and not self.trusted_code:
+            require_bwrap()
 
     # --- entrants ---
     def entrants(self) -> list[Entrant]:
@@ -169,6 +182,7 @@ class Tournament:
             seeds=seeds,
             limits=self.config["limits"],
             sandbox=self.config["sandbox"],
+            trusted_code=self.trusted_code,
         )
 
     def validation_games(self, entrant: Entrant) -> list[GameSpec]:
@@ -260,6 +274,7 @@ class Tournament:
 
         validate=False lets unvalidated submissions play (for testing the sandbox itself).
         """
+        self.require_sandbox()
         if validate:
             self.validate(workers, scheduler)
         else:
@@ -290,6 +305,7 @@ def validate_agent(
     params: dict[str, Any] | None = None,
     limits: Limits | None = None,
     seed: int = 0,
+    trusted_code: bool = False,
 ) -> Entrant:
     """Check one submission as the tournament will: load it in the sandbox and play its validation games.
 
@@ -297,7 +313,9 @@ def validate_agent(
     This is what a student runs before handing in (the same check the teacher's run makes).
     """
     with tempfile.TemporaryDirectory() as tmp:
-        t = Tournament(Path(tmp) / "validate.sqlite", [path], game, params, seed=seed, limits=limits)
+        t = Tournament(
+            Path(tmp) / "validate.sqlite", [path], game, params, seed=seed, limits=limits, trusted_code=trusted_code
+        )
         try:
             return t.validate(workers=2)[0]
         finally:
@@ -323,12 +341,15 @@ def execute(
         yield from _execute_dask(specs, scheduler)
         return
     n = workers or default_workers()
-    if n == 1:
-        for spec in specs:
-            yield play_game_spec(spec)
-        return
-    with ThreadPoolExecutor(n, thread_name_prefix="referee") as pool:
-        yield from _as_finished(pool, specs, n)
+    try:
+        if n == 1:
+            for spec in specs:
+                yield play_game_spec(spec)
+            return
+        with ThreadPoolExecutor(n, thread_name_prefix="referee") as pool:
+            yield from _as_finished(pool, specs, n)
+    finally:
+        close_jails()  # nothing of the agents outlives the run: their namespaces end here
 
 
 def _as_finished(pool: Executor, specs: Sequence[GameSpec], n: int) -> Iterator[dict[str, Any]]:

@@ -22,10 +22,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..jsonio import JSONLoadError, parse_json
 from .child import AGENT_FILE, OUTPUT_FILE
-from .zygote import Zygote, shared_zygote
+from .zygote import Zygote, agent_zygote, shared_zygote
 
 MAX_REPLY_BYTES = 1 << 20
+MAX_REPLY_DEPTH = 32  # a move or a message never needs more
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class AgentProcess:
     source: str
     limits: Limits
     zygote: Zygote | None = None
+    jailed: bool = True  # False: trusted code, no OS boundary (only with the teacher's --trusted-code)
     name: str = ""
     kind: str = ""
     pid: int = 0
@@ -105,12 +108,16 @@ class AgentProcess:
 
     def start(self) -> float:
         """Fork the process, load the file; returns the deadline by which it must say it is ready."""
-        self.zygote = self.zygote or shared_zygote()
-        self.folder = tempfile.mkdtemp(prefix="gamekit-agent-")
+        if self.zygote is None:
+            self.zygote = agent_zygote(self.source) if self.jailed else shared_zygote()
+        self.folder = tempfile.mkdtemp(prefix="gamekit-agent-", dir=self.zygote.jail)
         with open(os.path.join(self.folder, AGENT_FILE), "w", encoding="utf-8") as f:
             f.write(self.source)
         deadline = time.monotonic() + self.limits.startup_seconds
-        self.pid, self._write, self._read = self.zygote.spawn(self.folder, self.limits.child_limits())
+        try:
+            self.pid, self._write, self._read = self.zygote.spawn(self.folder, self.limits.child_limits())
+        except (OSError, RuntimeError, ValueError) as exc:  # its zygote is gone: only the agent can end it
+            raise AgentFailure("crash", f"its sandbox ended before the game ({type(exc).__name__})") from None
         return deadline
 
     def wait_ready(self, deadline: float) -> None:
@@ -133,6 +140,9 @@ class AgentProcess:
         self._send({"op": "move", "state": state})
         reply = self._receive(t0 + seconds, "timeout")
         elapsed = time.monotonic() - t0
+        if self.zygote is not None and self.zygote.jail and self.zygote.gone():
+            self.kill()
+            raise AgentFailure("sandbox", "it killed its own sandbox's process manager (the zygote)")
         if "move" in reply:
             return reply["move"], elapsed
         if "wrong_type" in reply:
@@ -169,16 +179,19 @@ class AgentProcess:
                 self.kill()
                 raise AgentFailure("protocol", f"a reply longer than {MAX_REPLY_BYTES} bytes")
         line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            reply = json.loads(line)
-        except ValueError:
+        try:  # bounded in size and nesting before it is parsed: a reply is data, never trusted
+            reply = parse_json(line, max_bytes=MAX_REPLY_BYTES, max_depth=MAX_REPLY_DEPTH, source="the reply")
+        except (JSONLoadError, TypeError) as exc:
             self.kill()
-            raise AgentFailure("protocol", f"a reply that is not JSON: {line[:100]!r}") from None
+            raise AgentFailure("protocol", f"a reply that is not plain JSON data: {str(exc)[:200]}") from None
         if not isinstance(reply, dict):
             raise AgentFailure("protocol", f"a reply that is not a message: {line[:100]!r}")
         if "violation" in reply:
             self.kill()
-            raise AgentFailure("sandbox", str(reply["violation"]))
+            detail = str(reply["violation"])[:500]
+            if self.zygote is not None and self.zygote.jail:  # its own jail's path says nothing to a reader
+                detail = detail.replace(self.zygote.jail, "<its jail>")
+            raise AgentFailure("sandbox", detail)
         return reply
 
     def _died(self) -> AgentFailure:
@@ -194,9 +207,20 @@ class AgentProcess:
     def kill(self) -> None:
         """Kill the process group (the agent and anything it started) and collect the exit status."""
         if self.pid and not self.ended:
+            if self.zygote is not None and self.zygote.jail:  # a pid of the jail's namespace: the zygote kills
+                if self.zygote.gone():  # the agent killed it: end the whole jail (its PID namespace)
+                    self.zygote.close()
+                    self.ended = "its jail was ended (it had killed its own zygote)"
+                    return
+                self.ended = self.zygote.reap(self.pid, kill=True)
+                return
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
             self.ended = self.zygote.reap(self.pid) if self.zygote is not None else "killed"
+
+    def sabotaged(self) -> bool:
+        """Its jail's zygote is gone: only the agent itself can have killed it."""
+        return bool(self.pid and self.zygote is not None and self.zygote.jail and self.zygote.gone())
 
     def output(self) -> str:
         """The start of what the agent printed (cut to `limits.log_chars`)."""

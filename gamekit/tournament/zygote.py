@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import json
 import os
+import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -32,7 +35,7 @@ from typing import Any
 
 BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from gamekit.tournament.zygote import serve_forever; serve_forever(int(sys.argv[2]))"
+    "from gamekit.tournament.zygote import serve_forever; serve_forever(int(sys.argv[2]), sys.argv[3] == 'jailed')"
 )
 PACKET = 1 << 16
 
@@ -84,8 +87,29 @@ def _close_other_fds(keep: set[int]) -> None:
                 os.close(fd)
 
 
-def serve_forever(fd: int) -> None:
-    """The zygote's main loop (runs in its own process, started by `Zygote`)."""
+def _sweep(keep: set[int]) -> int:
+    """Kill every process of this PID namespace but its init, the zygote and `keep` (called only inside a jail).
+
+    Inside an agent's jail only the zygote and the agent's running games (`keep`) may live: anything
+    a finished game left behind (a daemon that left its process group, say) goes here. Orphans
+    belong to the namespace's init (bubblewrap), which reaps them. Returns how many were killed.
+    """
+    spare = {1, os.getpid(), *keep}
+    killed = 0
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in spare:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(name), signal.SIGKILL)
+                killed += 1
+    return killed
+
+
+def serve_forever(fd: int, jailed: bool = False) -> None:
+    """The zygote's main loop (runs in its own process, started by `Zygote`).
+
+    jailed: the zygote runs inside its own bubblewrap namespaces (one zygote per agent); after
+    each reaped game it kills whatever else is left in its PID namespace.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sock = socket.socket(fileno=fd)
     import gamekit  # noqa: F401  (warm: what agents import is loaded once, before any fork)
@@ -93,6 +117,7 @@ def serve_forever(fd: int) -> None:
     from . import child
 
     readable = child.read_roots()
+    live: set[int] = set()  # this zygote's agent processes whose games are still on
     sock.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
     while True:
         data = sock.recv(PACKET)
@@ -111,13 +136,22 @@ def serve_forever(fd: int) -> None:
                     child.serve(channel, request["folder"], request["limits"], readable)
                 finally:
                     os._exit(70)
+            live.add(pid)
             os.close(to_child_r)
             os.close(from_child_w)
             socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [to_child_w, from_child_r])
             os.close(to_child_w)
             os.close(from_child_r)
         elif request["op"] == "reap":
-            sock.send(json.dumps({"status": _reap(int(request["pid"]))}).encode())
+            if request.get("kill"):  # the referee outside cannot name a pid of this namespace: we kill
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(int(request["pid"]), signal.SIGKILL)
+            status = _reap(int(request["pid"]))
+            live.discard(int(request["pid"]))
+            left = _sweep(live) if jailed else 0
+            if left:
+                status += f"; {left} process(es) it left behind were killed"
+            sock.send(json.dumps({"status": status}).encode())
     os._exit(0)
 
 
@@ -142,22 +176,38 @@ def _reap(pid: int, patience: float = 2.0) -> str:
 
 
 class Zygote:
-    """Start a zygote process and ask it for sandboxed agent processes (thread-safe)."""
+    """Start a zygote process and ask it for sandboxed agent processes (thread-safe).
 
-    def __init__(self, timeout: float = 120.0):
+    jail: a folder for this zygote's agents. The zygote then runs inside bubblewrap's namespaces
+    (`gamekit.isolation.Jail`) where that folder is the only writable place it shares with the
+    host: one zygote per agent, so an agent sees no other agent's file or process. Without
+    `jail` the zygote runs as an ordinary process (trusted code only: the audit hook is no boundary).
+    """
+
+    def __init__(self, timeout: float = 120.0, jail: str | None = None):
         if not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
             raise RuntimeError("sandboxed agents need Linux or macOS (os.fork and socket.send_fds)")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         package_parent = str(Path(__file__).resolve().parents[2])
+        self.jail = jail
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (kept open for the zygote's life)
+        argv = [sys.executable, "-s", "-c", BOOT, package_parent, str(theirs.fileno()), "jailed" if jail else "open"]
+        env = clean_environment()
+        cwd = tempfile.gettempdir()
+        if jail is not None:
+            from ..isolation import HOME, Jail
+
+            env["HOME"] = HOME
+            argv = Jail(writable=[jail], env=env, cwd=jail).command(argv)
+            cwd = jail
         self.process = subprocess.Popen(
-            [sys.executable, "-s", "-c", BOOT, package_parent, str(theirs.fileno())],
+            argv,
             pass_fds=[theirs.fileno()],
-            env=clean_environment(),
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self._stderr,
-            cwd=tempfile.gettempdir(),
+            cwd=cwd,
         )
         theirs.close()
         self.sock = ours
@@ -183,19 +233,37 @@ class Zygote:
             raise RuntimeError("the agent zygote stopped answering")
         return json.loads(data)["pid"], fds[0], fds[1]
 
-    def reap(self, pid: int) -> str:
-        """Wait for agent process `pid` (already killed or exiting) and say how it ended."""
+    def reap(self, pid: int, kill: bool = False) -> str:
+        """Wait for agent process `pid` (killing its process group first if `kill`) and say how it ended.
+
+        `pid` is the zygote's view: inside a jail it is a pid of the jail's own PID namespace, which
+        means nothing (or another process) outside, so the zygote does the killing.
+        """
+        try:
+            with self.lock:
+                self.sock.send(json.dumps({"op": "reap", "pid": pid, "kill": kill}).encode())
+                data = self.sock.recv(PACKET)
+        except OSError:  # the zygote is gone (an agent may kill its own jail's zygote): its processes with it
+            return "its jail ended (the agent's own processes were killed)"
+        return json.loads(data)["status"] if data else "its jail ended (the agent's own processes were killed)"
+
+    def gone(self) -> bool:
+        """The zygote process ended (its socket is at end of file), even if its jail still holds processes."""
         with self.lock:
-            self.sock.send(json.dumps({"op": "reap", "pid": pid}).encode())
-            data = self.sock.recv(PACKET)
-        return json.loads(data)["status"] if data else "unknown"
+            try:
+                ready, _, _ = select.select([self.sock], [], [], 0)
+                return bool(ready) and not self.sock.recv(PACKET, socket.MSG_PEEK)
+            except (OSError, ValueError):  # closed already
+                return True
 
     def alive(self) -> bool:
-        return self.process.poll() is None
+        return self.process.poll() is None and not (self.jail and self.gone())
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.close()
+        if self.jail:  # killing bubblewrap's init ends its PID namespace: every process in it dies
+            self.process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(5)
         if self.process.poll() is None:
@@ -219,7 +287,50 @@ def shared_zygote() -> Zygote:
         return _ZYGOTE
 
 
+_JAILS: dict[str, Zygote] = {}
+_JAILS_PID = 0
+
+
+def agent_zygote(source: str) -> Zygote:
+    """The jailed zygote of one agent (keyed by the SHA-256 of its source), started on first use.
+
+    Each agent gets its own bubblewrap namespaces and its own folder, so agents never share a
+    process namespace or a writable file. Needs `bwrap` (`gamekit.isolation.require_bwrap`).
+    """
+    global _JAILS_PID
+    from ..isolation import require_bwrap
+
+    require_bwrap()
+    key = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    with _ZYGOTE_LOCK:
+        if os.getpid() != _JAILS_PID:  # a forked worker starts its own
+            _JAILS.clear()
+            _JAILS_PID = os.getpid()
+        zygote = _JAILS.get(key)
+        if zygote is None or not zygote.alive():
+            if zygote is not None:
+                zygote.close()
+                if zygote.jail:
+                    shutil.rmtree(zygote.jail, ignore_errors=True)
+            zygote = Zygote(jail=tempfile.mkdtemp(prefix="gamekit-jail-"))
+            _JAILS[key] = zygote
+        return zygote
+
+
+def close_jails() -> None:
+    """End every agent's jail of this process (its zygote, and with it every process in its namespaces)."""
+    with _ZYGOTE_LOCK:
+        if os.getpid() != _JAILS_PID:
+            return
+        for zygote in _JAILS.values():
+            zygote.close()
+            if zygote.jail:
+                shutil.rmtree(zygote.jail, ignore_errors=True)
+        _JAILS.clear()
+
+
 @atexit.register
 def _close_shared() -> None:
     if _ZYGOTE is not None and os.getpid() == _ZYGOTE_PID:
         _ZYGOTE.close()
+    close_jails()
