@@ -27,6 +27,7 @@ from pathlib import Path
 from gamekit.tournament.games import game_kind
 from gamekit.tournament.runner import Tournament, execute
 from gamekit.tournament.sandbox import AgentProcess, Limits
+from gamekit.tournament.zygote import close_jails
 
 AGENTS = {
     "first": "NAME = 'first'\ndef agent(game, state):\n    return game.legal_moves(state)[0]\n",
@@ -69,20 +70,31 @@ def games_per_second(folder: Path, agents: list[Path], starts: int, sandbox: boo
     return played / seconds, played
 
 
-def overhead_per_move(moves: int) -> tuple[float, float, float]:
-    """(sandboxed round trip per move, in-process call per move, process start-up) in seconds."""
+def _start(source: str, limits: Limits, jailed: bool) -> float:
+    t0 = time.perf_counter()
+    agent = AgentProcess(source, limits, jailed=jailed)
+    agent.wait_ready(agent.start())
+    agent.begin("tictactoe", {}, 0, 1)
+    seconds = time.perf_counter() - t0
+    agent.close()
+    return seconds
+
+
+def overhead_per_move(moves: int, jailed: bool = True) -> tuple[float, float, float, float]:
+    """(round trip per move, in-process call per move, start-up per agent, start-up per game) in seconds.
+
+    Per agent: its jail (bubblewrap namespaces and a zygote that imports gamekit) starts once;
+    per game: a process forked from that zygote loads the file and begins the game.
+    """
     kind = game_kind("tictactoe")
     state = kind.state_to_json(kind.build().initial_state())
     limits = Limits()
-    starts = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        agent = AgentProcess(PING, limits)
-        agent.wait_ready(agent.start())
-        agent.begin("tictactoe", {}, 0, 1)
-        starts.append(time.perf_counter() - t0)
-        agent.close()
-    agent = AgentProcess(PING, limits)
+    per_agent = []
+    for i in range(3):
+        close_jails()
+        per_agent.append(_start(PING + f"# agent {i}\n", limits, jailed))
+    per_game = [_start(PING, limits, jailed) for _ in range(10)]
+    agent = AgentProcess(PING, limits, jailed=jailed)
     agent.wait_ready(agent.start())
     agent.begin("tictactoe", {}, 0, 1)
     for _ in range(100):
@@ -92,6 +104,7 @@ def overhead_per_move(moves: int) -> tuple[float, float, float]:
         agent.ask(state, 1.0)
     sandboxed = (time.perf_counter() - t0) / moves
     agent.close()
+    close_jails()
     namespace: dict = {}
     exec(PING, namespace)
     game, f = kind.build(), namespace["agent"]
@@ -99,7 +112,7 @@ def overhead_per_move(moves: int) -> tuple[float, float, float]:
     for _ in range(moves):
         f(game, kind.state_from_json(state))
     inside = (time.perf_counter() - t0) / moves
-    return sandboxed, inside, statistics.median(starts)
+    return sandboxed, inside, statistics.median(per_agent), statistics.median(per_game[1:])
 
 
 def free_port() -> int:
@@ -175,10 +188,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         agents = write_agents(folder)
-        sandboxed, inside, startup = overhead_per_move(args.moves)
-        print(f"sandbox round trip per move: {1e3 * sandboxed:.3f} ms (in-process call {1e3 * inside:.4f} ms); "
-              f"overhead {1e3 * (sandboxed - inside):.3f} ms per move")  # fmt: skip
-        print(f"agent process start-up (fork from the zygote, load, begin a game): {1e3 * startup:.1f} ms")
+        for jailed, label in ((True, "bubblewrap jail"), (False, "no OS sandbox, --trusted-code")):
+            sandboxed, inside, per_agent, per_game = overhead_per_move(args.moves, jailed)
+            print(f"{label}: round trip per move {1e3 * sandboxed:.3f} ms (in-process call {1e3 * inside:.4f} ms), "
+                  f"overhead {1e3 * (sandboxed - inside):.3f} ms per move; start-up per agent "
+                  f"{1e3 * per_agent:.0f} ms, per game {1e3 * per_game:.1f} ms")  # fmt: skip
         rows = []
         list(execute([], 1))  # nothing: just the import path
         rate, n = games_per_second(folder, agents, args.starts, sandbox=False, workers=1)
