@@ -4,10 +4,12 @@ One table serves both players: `Q[s][a]` is the value of move `a` in position `s
 who makes it* (the mover). Three update rules ("targets") are offered so that a notebook can
 compare them on the same tables:
 
-* ``"negamax"`` (the correct one, the default): after the move the *opponent* is to move, so the
+* ``"negamax"`` (the correct one, the default): when after the move the *opponent* is to move, the
   best value they can reach counts against the mover:
   ``Q[s][a] += alpha * (target - Q[s][a])`` with ``target = reward`` when the move ends the game and
-  ``target = -gamma * max_b Q[s'][b]`` otherwise.
+  ``target = -gamma * max_b Q[s'][b]`` otherwise; when the same player moves again (an extra turn,
+  the opponent's pass) the sign stays: ``target = +gamma * max_b Q[s'][b]``. Who moves next is always
+  what the game's `to_move` says: turns need not alternate.
 * ``"naive"``: the same without the sign change, ``target = gamma * max_b Q[s'][b]`` -- the common
   mistake of treating the opponent's best option as if it were the mover's own future.
 * ``"source"``: the update scheme of the Q-learning source (document 004). A player's previous move is
@@ -96,6 +98,7 @@ class _Tables:
     """Every position reachable from the start, by key, with its actions, successors and rewards."""
 
     def __init__(self, game: Game, key: Callable[[State], Hashable]):
+        self.game_over, self.to_move = game.is_terminal, game.to_move
         self.keys: list[Hashable] = []
         self.index: dict[Hashable, int] = {}
         self.reps: list[State] = []  # one real state per key (the first one met)
@@ -103,6 +106,9 @@ class _Tables:
         self.succ: list[list[int]] = []  # successor index per action
         self.reward: list[list[float]] = []  # mover's utility if the action ends the game, else 0
         self.ends: list[list[bool]] = []  # does the action end the game?
+        self.again: list[list[bool]] = []  # after the action, is the same player to move again (extra turn, pass)?
+        self.mover: list[int] = []  # who is to move at the representative (0 at a terminal one; an encoding
+        # may merge positions of both movers, so only the start's entry is used)
         self.action_of: list[dict[Hashable, int]] = []  # successor key -> action index
         todo = [game.initial_state()]
         self._add(key(todo[0]), todo[0])
@@ -125,13 +131,15 @@ class _Tables:
                 self.succ[i].append(self.index[k])
                 end = game.is_terminal(t)
                 self.ends[i].append(end)
+                self.again[i].append(not end and game.to_move(t) == mover)
                 self.reward[i].append(float(game.utility(t, mover)) if end else 0.0)
 
     def _add(self, k: Hashable, s: State) -> None:
         self.index[k] = len(self.keys)
         self.keys.append(k)
         self.reps.append(s)
-        for lst in (self.moves, self.succ, self.reward, self.ends):
+        self.mover.append(0 if self.game_over(s) else int(self.to_move(s)))
+        for lst in (self.moves, self.succ, self.reward, self.ends, self.again):
             lst.append([])
         self.action_of.append({})
 
@@ -358,13 +366,15 @@ class QLearner:
     def _episode(self) -> None:
         """One self-play game with the one-step update ("negamax" or "naive" target)."""
         T, Q, alpha = self.tables, self.Q, self.alpha
-        g = -self.gamma if self.target == "negamax" else self.gamma
+        gamma, negamax = self.gamma, self.target == "negamax"
         R = self.reward
         i = 0  # the start position has index 0
         while T.succ[i]:
             q = Q[i]
             j = self._choose(q)
             k = T.succ[i][j]
+            # negamax: the next mover's best is the opponent's (minus) unless the mover moves again (plus)
+            g = -gamma if negamax and not T.again[i][j] else gamma
             target = R * T.reward[i][j] if T.ends[i][j] else g * max(Q[k])
             q[j] += alpha * (target - q[j])
             i = k
@@ -374,7 +384,7 @@ class QLearner:
         when it is that player's turn again; the last move and the winner's last move get the rewards."""
         T, Q, alpha, gamma, R = self.tables, self.Q, self.alpha, self.gamma, self.reward
         last: list[tuple | None] = [None, None]  # per seat: (row, action) of its previous move
-        i, p = 0, 0
+        i, p = 0, T.mover[0]
         while True:
             j = self._choose(Q[i])
             last[p] = (i, j)
@@ -387,11 +397,12 @@ class QLearner:
                     oi, oj = previous
                     Q[oi][oj] += alpha * (-r - Q[oi][oj])
                 return
-            previous = last[1 - p]
-            if previous is not None:  # the opponent is to move again now
+            p = p if T.again[i][j] else 1 - p  # who moves next, as the game's to_move said (turns need not alternate)
+            previous = last[p]
+            if previous is not None:  # the player to move now: its previous move is updated
                 oi, oj = previous
                 Q[oi][oj] += alpha * (gamma * max(Q[k]) - Q[oi][oj])
-            i, p = k, 1 - p
+            i = k
 
     # -- saving and loading --
     def to_dict(self) -> dict:

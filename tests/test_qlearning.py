@@ -579,3 +579,41 @@ def test_a_saved_table_names_the_games_rules_not_its_repr():
     assert game_rules(Nim([3, 5, 7], misere=True)) == {"game": "Nim", "piles": [3, 5, 7], "misere": True}
     assert game_rules(Nim([3, 5, 7])) != game_rules(Nim([3, 5, 7], misere=True))
     assert game_rules(Plain([1, 2])) == {"game": Plain.__qualname__}
+
+
+# --- turns that do not alternate (a game of chapter 10) ---------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_q_learning_learns_dots_and_boxes_where_a_player_moves_again(seed):
+    from own_games import DotsAndBoxes
+
+    from gamekit.testing import check_game
+
+    game = DotsAndBoxes()
+    check_game(game)
+    positions = WinningPositions(game)
+    learner = QLearner(game, seed=seed)
+    result = learner.train(6_000, record_every=500, positions=positions)
+    assert positions.score(learner) == len(positions) == 56, result.curve
+    # the position of the review: lines 0, 2, 4 drawn, player 1 to move; line 5 closes a box and wins
+    state = game.initial_state()
+    for line in (0, 2, 4):
+        state = game.play(state, line)
+    assert game.to_move(state) == 1 and learner.best_move(state) == 5
+    assert learner.q_values(state)[5] > 0
+
+
+def test_q_learning_and_search_agree_on_a_game_with_passes():
+    from own_games import PassOrTake
+
+    from gamekit import alphabeta, solve
+
+    game = PassOrTake(7)
+    positions = WinningPositions(game)
+    learner = QLearner(game, seed=3)
+    learner.train(8_000)
+    assert positions.score(learner) == len(positions)
+    values = solve(game)
+    start = game.initial_state()
+    assert alphabeta(game, start).value == values[start]
