@@ -174,20 +174,40 @@ require({waitSeconds: 60},
 {% endblock footer_js %}
 """
 # Figures carry their smallest font size and dpi (recorded by the slide style), so the size of
-# their text on the slide can be measured (scripts/check_slides.py).
-_MEASURED_PNG = """
+# their text on the slide can be measured (scripts/check_slides.py), and their alt text
+# (gamekit.views.alt: the output's `gamekit_alt` metadata, else its text/plain when that is not
+# matplotlib's "<Figure size ...>"). On pages, the data table behind a figure follows it, folded.
+_ALT = """
+{%- set plain = output.data.get('text/plain', '') -%}
+{%- set plain = plain if plain is string else plain | join('') -%}
+{%- set alt = output.metadata.get('gamekit_alt') or ('' if plain.startswith('<') else plain) or 'figure' -%}
+"""
+_MEASURED_PNG = (
+    """
 {% block data_png scoped %}
-{%- set meta = output.metadata.get('image/png', {}) -%}
-<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- set meta = output.metadata.get('image/png', {}) -%}"""
+    + _ALT
+    + """<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
 <img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
 {%- if meta.get('width') %} width="{{ meta.get('width') }}"{% endif %}
 {%- if meta.get('height') %} height="{{ meta.get('height') }}"{% endif %}
 {%- if output.metadata.get('gamekit_min_font_pt') %} class="gamekit-figure"
  data-min-font-pt="{{ output.metadata.get('gamekit_min_font_pt') }}" data-dpi="{{ output.metadata.get('gamekit_dpi') }}"
-{%- endif %} alt="figure">
+{%- endif %} alt="{{ alt | escape_html }}">
+{%- set table = output.metadata.get('gamekit_alt_table') -%}
+{%- if table and resources.get('gamekit_tables') %}
+<details class="gamekit-data"><summary>The data behind this figure</summary>
+<table><caption>{{ alt | escape_html }}</caption><thead><tr>
+{%- for c in table['columns'] %}<th scope="col">{{ c | escape_html }}</th>{% endfor -%}
+</tr></thead><tbody>
+{%- for row in table['rows'] %}<tr>
+{%- for v in row %}<td>{{ v | string | escape_html }}</td>{% endfor %}</tr>{% endfor -%}
+</tbody></table></details>
+{%- endif %}
 </div>
 {%- endblock data_png %}
 """
+)
 SLIDES_TEMPLATE = (
     "{%- extends 'index.html.j2' -%}"
     + _NO_MERMAID
@@ -557,7 +577,7 @@ def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
 
     config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
     exporter = HTMLExporter(raw_template=HTML_TEMPLATE, **config)
-    body, _ = exporter.from_notebook_node(nb)
+    body, _ = exporter.from_notebook_node(nb, resources={"gamekit_tables": True})
     return body
 
 

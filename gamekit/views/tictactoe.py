@@ -17,6 +17,7 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from ..games.tictactoe import EMPTY, O, TicTacToe, X, board_text, winning_line, winning_mark
 from ..protocol import IllegalMoveError
+from .alt import num, set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .style import readable
 from .widgets import SnapshotWidget
@@ -24,6 +25,7 @@ from .widgets import SnapshotWidget
 __all__ = [
     "board_html",
     "board_strip",
+    "board_words",
     "BoardView",
     "counting_hints",
     "draw_board",
@@ -87,6 +89,26 @@ def board_html(board: Sequence[str], notes: Mapping[int, str] | None = None) -> 
     return "<table style='border-collapse:collapse'>" + "".join(rows) + "</table>"
 
 
+def board_words(board: Sequence[str]) -> str:
+    """The position in words (squares numbered 0-8, row by row), for alt texts and screen readers:
+    "X on 0, 4; O on 8; empty: 1, 2, 3, 5, 6, 7; O to move"."""
+
+    def squares(mark: str) -> str:
+        found = [str(i) for i, c in enumerate(board) if c == mark]
+        return ", ".join(found) if found else "none"
+
+    parts = [f"X on {squares(X)}", f"O on {squares(O)}", f"empty: {squares(EMPTY)}"]
+    mark = winning_mark(tuple(board))
+    if mark is not None:
+        line = winning_line(board) or ()
+        parts.append(f"{mark} wins with the line {', '.join(map(str, line))}")
+    elif EMPTY not in board:
+        parts.append("draw")
+    else:
+        parts.append(f"{X if board.count(X) == board.count(O) else O} to move")
+    return "; ".join(parts)
+
+
 def draw_board(
     board: Sequence[str],
     ax=None,
@@ -128,7 +150,12 @@ def draw_board(
         )
     if title:
         ax.set_title(title, fontsize=14)
-    return ax
+    words = board_words(board)
+    if mark_square is not None:
+        words += f"; square {mark_square} framed"
+    if notes:
+        words += "; notes: " + "; ".join(f"square {i}: {' '.join(str(t).split())}" for i, t in sorted(notes.items()))
+    return set_alt(ax, f"Board{f' ({title})' if title else ''}: TicTacToe, {words}")
 
 
 def heat_map(
@@ -146,7 +173,12 @@ def heat_map(
         _, ax = plt.subplots(figsize=(7, 7))
     fill = {i: cmap((v - vmin) / (vmax - vmin) if vmax > vmin else 0.5) for i, v in values.items()}
     draw_board(board, ax=ax, title=title, notes=labels, fill=fill)
-    return ax
+    shown = ", ".join(f"square {i}: {num(v)}" for i, v in sorted(values.items()))
+    low = min(values, key=lambda i: values[i]) if values else None
+    text = f"Heat map{f' ({title})' if title else ''} on a TicTacToe board, {board_words(board)}; values {shown}"
+    if low is not None:
+        text += f"; lowest (reddest) at square {low}"
+    return set_alt(ax, text, (["square", "value"], sorted(values.items())))
 
 
 def board_strip(
@@ -173,7 +205,8 @@ def board_strip(
     if title:
         fig.suptitle(title, fontsize=15)
     fig.tight_layout()
-    return fig
+    steps = [f"{captions[k] + ': ' if captions else ''}{board_words(b)}" for k, b in enumerate(boards)]
+    return set_alt(fig, f"Board strip{f' ({title})' if title else ''}: {n} TicTacToe boards. " + ". ".join(steps))
 
 
 def line_boards(game, line: Sequence[int], state=None) -> list:
@@ -194,9 +227,12 @@ def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | 
     xs = [by_length[n].p0_wins for n in lengths]
     os_ = [by_length[n].p1_wins for n in lengths]
     ds = [by_length[n].draws for n in lengths]
-    ax.bar(lengths, xs, color=RED, label="X wins")
-    ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins")
-    ax.bar(lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws")
+    # never colour alone: O wins hatched, draws dotted
+    ax.bar(lengths, xs, color=RED, label="X wins", edgecolor="white")
+    ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins", hatch="//", edgecolor="white")
+    ax.bar(
+        lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws", hatch="..", edgecolor="#555"
+    )
     for n, a, b, c in zip(lengths, xs, os_, ds):
         ax.text(n, a + b + c, f"{a + b + c:,}", ha="center", va="bottom", fontsize=14)
     ax.set_xlabel("number of moves in the game")
@@ -205,7 +241,14 @@ def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | 
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
-    return readable(ax)
+    totals = {n: a + b + c for n, a, b, c in zip(lengths, xs, os_, ds)}
+    most = max(totals, key=lambda n: totals[n]) if totals else None
+    text = f"Bar chart{f' ({title})' if title else ''}: {num(sum(totals.values()))} games of TicTacToe by length"
+    if most is not None:
+        text += f"; most end after {most} moves ({num(totals[most])})"
+        text += f"; in all {num(sum(xs))} X wins (red), {num(sum(os_))} O wins (blue, hatched), {num(sum(ds))} draws"
+    table = (["moves", "X wins", "O wins", "draws"], [[n, a, b, c] for n, a, b, c in zip(lengths, xs, os_, ds)])
+    return set_alt(readable(ax), text, table)
 
 
 PlayerFactory = Callable[[], Callable]
