@@ -281,3 +281,55 @@ def test_widget_messages_are_a_polite_live_region():
     w.click(4)
     assert "aria-live='polite'" in w.message.value and "role='status'" in w.message.value
     assert "You played square 4." in w.message.value
+
+
+# --- the tournament's page ------------------------------------------------------------------------
+
+
+def test_game_ids_read_as_people_say_them():
+    from gamekit.tournament.html import game_label
+
+    names = {"perfect": "perfect (solver)", "first_free": "first legal move"}
+    assert game_label("first_free~perfect~0~0", names) == "first legal move vs perfect (solver), start 1"
+    assert game_label("first_free~perfect~1~1", names) == "perfect (solver) vs first legal move, start 2, seats swapped"
+    assert game_label("first_free~perfect~1~1", names, show_files=True).endswith("[first_free~perfect~1~1]")
+    assert game_label("validate~x~self", names) == "validate~x~self"  # not a scheduled game: as it is
+
+
+@pytest.fixture(scope="module")
+def small_tournament(tmp_path_factory):
+    from pathlib import Path
+
+    from gamekit.tournament.results import Results
+    from gamekit.tournament.runner import Tournament
+
+    agents = Path(__file__).parent / "tournament_agents"
+    folder = tmp_path_factory.mktemp("board")
+    (folder / "nameless.py").write_text("def agent(game, state):\n    return game.legal_moves(state)[0]\n")
+    files = [agents / "first_free.py", agents / "random_mover.py", agents / "perfect.py", folder / "nameless.py"]
+    t = Tournament(folder / "t.sqlite", files, game="tictactoe", starts=1, seed=1, sandbox=False)
+    t.run(workers=1)
+    return Results(t)
+
+
+def test_the_leaderboard_shows_display_names_unless_the_teacher_asks_for_files(small_tournament):
+    from gamekit.tournament.html import leaderboard_html
+
+    page = leaderboard_html(small_tournament, reps=20)
+    assert "first legal move" in page and "perfect (solver)" in page
+    for stem in ("first_free", "random_mover", "nameless"):
+        assert stem not in page, stem
+    assert "submission 1 (no NAME)" in page
+    files = leaderboard_html(small_tournament, reps=20, show_files=True)
+    assert "(first_free)" in files and "(nameless)" in files and "[first_free~perfect~0~0]" in files
+
+
+def test_the_rating_chart_has_its_data_as_text(small_tournament):
+    from gamekit.tournament.html import ratings_alt, ratings_svg
+
+    rows = small_tournament.standings(reps=20)
+    text = ratings_alt(rows)
+    assert text.startswith(f"Dot chart: ratings of {len(rows)} agents")
+    assert f"{rows[0].name} {rows[0].rating:.0f} [{rows[0].low:.0f}, {rows[0].high:.0f}]" in text
+    svg = ratings_svg(rows)
+    assert 'role="img"' in svg and "Dot chart: ratings of" in svg and "font:16px" in svg

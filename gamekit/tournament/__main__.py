@@ -61,10 +61,14 @@ def _add_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output-kb", type=int, default=256, help="largest output or file an agent may write")
 
 
+SHOW_FILES_HELP = "also show the submission files' names on the page (default: display names only)"
+
+
 def _add_running(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=None, help="games played at once (default: one per core)")
     p.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:8786 (default: this machine)")
     p.add_argument("--report", default=None, help="write the leaderboard to this folder when done")
+    p.add_argument("--show-files", action="store_true", help=SHOW_FILES_HELP)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -88,6 +92,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True)
     p.add_argument("--out", required=True, help="folder for leaderboard.html, ratings.json, games/")
     p.add_argument("--reps", type=int, default=200, help="bootstrap repetitions (default 200)")
+    p.add_argument("--show-files", action="store_true", help=SHOW_FILES_HELP)
     return ap
 
 
@@ -116,7 +121,7 @@ def _play(t: Tournament, args: argparse.Namespace) -> int:
     results = Results(t)
     print(results.table())
     if args.report:
-        print("leaderboard:", write_report(results, args.report))
+        print("leaderboard:", write_report(results, args.report, show_files=args.show_files))
     return 0
 
 
@@ -158,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play(Tournament.open(args.db), args)
     results = Results(args.db)
     print(results.table())
-    print("leaderboard:", write_report(results, args.out, args.reps))
+    print("leaderboard:", write_report(results, args.out, args.reps, show_files=args.show_files))
     return 0
 
 
