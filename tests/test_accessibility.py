@@ -280,7 +280,7 @@ def test_widget_messages_are_a_polite_live_region():
     w = TicTacToePlay()
     w.click(4)
     assert "aria-live='polite'" in w.message.value and "role='status'" in w.message.value
-    assert "You played square 4." in w.message.value
+    assert "You played square 4 (X)." in w.message.value and "X to move: your turn." in w.message.value
 
 
 # --- the tournament's page ------------------------------------------------------------------------
@@ -333,3 +333,28 @@ def test_the_rating_chart_has_its_data_as_text(small_tournament):
     assert f"{rows[0].name} {rows[0].rating:.0f} [{rows[0].low:.0f}, {rows[0].high:.0f}]" in text
     svg = ratings_svg(rows)
     assert 'role="img"' in svg and "Dot chart: ratings of" in svg and "font:16px" in svg
+
+
+def test_tictactoe_squares_are_named_by_their_state_and_playable_by_number():
+    from gamekit.views.tictactoe import TicTacToePlay
+
+    w = TicTacToePlay(players={"first free": lambda: lambda game, state: game.legal_moves(state)[0]})
+    assert [b.tooltip for b in w.squares] == [f"square {i}, empty" for i in range(9)]
+    w.square_box.value = "4"  # typed, then Enter (the box syncs on Enter)
+    assert w.state[4] == "X" and w.state[0] == "O" and w.square_box.value == ""
+    assert w.squares[4].tooltip == "square 4, X" and w.squares[0].tooltip == "square 0, O"
+    assert "You played square 4 (X). first free played square 0 (O). X to move: your turn." in w.message.value
+    before = w.state
+    for bad in ("9", "x", "-1"):
+        w.square_box.value = bad
+        assert w.state == before and "is not a square" in w.message.value and "#b00020" in w.message.value
+
+
+def test_subtraction_moves_are_named_and_announced():
+    from gamekit.views.subtraction import SubtractionPlay
+
+    w = SubtractionPlay(start=22, opponent="optimal")
+    assert [b.tooltip for b in w.move_buttons] == ["subtract 3 (from 22 to 19)", "subtract 5 (from 22 to 17)",
+                                                   "subtract 11 (from 22 to 11)"]  # fmt: skip
+    w.play_move(3)
+    assert f"Now at {w.n}: your move." in w.message.value and "aria-live='polite'" in w.message.value

@@ -387,9 +387,9 @@ class MCTSStepper(SnapshotWidget):
         if self._quiet:
             return
         node = self.path[0] if self.path else self.search.root
-        self.info.value = f"<div>{self.explanation}</div><div>children of the root:</div>" + stats_html(
-            self.search, node
-        )
+        self.info.value = (
+            f"<div role='status' aria-live='polite'>{self.explanation}</div><div>children of the root:</div>"
+        ) + stats_html(self.search, node)
         self.out.clear_output(wait=True)
         with self.out:
             display_figure(self.figure())

@@ -370,7 +370,8 @@ class NimPlay(SnapshotWidget):
             won = self.model.winner == self.model.human
             self.say(f"Game over: {self.model.winner_name} won.", "good" if won else "info")
         else:
-            self.say(f"The computer took {last[2]} from pile {last[1]}.")
+            now = nim_position_words(self.model.state.piles)
+            self.say(f"The computer took {last[2]} from pile {last[1]}. Now {now}: your move.")
         self.refresh()
 
     def on_new(self) -> None:

@@ -861,6 +861,7 @@ class SubtractionPlay(SnapshotWidget):
         text = f"You subtracted {d}."
         if not self.over:
             text += f" The computer subtracted {self._computer_moves()}."
+        text += f" Game over at {self.n}: {self.winner_name} won." if self.over else f" Now at {self.n}: your move."
         self.say(text, "info")
         self._refresh()
         return True
@@ -884,6 +885,8 @@ class SubtractionPlay(SnapshotWidget):
 
     def _refresh(self) -> None:
         self.status.value = self.status_text()
+        for d, button in zip(self.moves, self.move_buttons):  # names for a screen reader
+            button.tooltip = f"subtract {d}" + (f" (from {self.n} to {self.n - d})" if not self.over else "")
         fig = self.snapshot()
         self.image.tooltip = alt_text(fig)  # the picture's name for a screen reader
         self.image.value = _png(fig, self.IMAGE_DPI)

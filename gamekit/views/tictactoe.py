@@ -289,6 +289,11 @@ class TicTacToePlay(SnapshotWidget):
     its square and the value colours the square (lowest red, highest blue, as in `heat_map`).
     Clicking an occupied square, or any square after the game ended, shows a message and
     changes nothing.
+
+    From the keyboard: Tab reaches every square (a button named by its state, "square 4,
+    empty") and Enter plays it; or type a square's number (0-8) into the "play square" box and
+    press Enter. Each move is announced in a live region ("You played square 4 (X). perfect
+    played square 0 (O). X to move: your turn.").
     """
 
     def __init__(
@@ -323,6 +328,14 @@ class TicTacToePlay(SnapshotWidget):
         self.seat.style.button_width = "48px"
         self.hints = widgets.Checkbox(value=hints, description="show hints", indent=False)
         self.new_button = widgets.Button(description="new game")
+        self.square_box = widgets.Text(
+            description="play square",
+            placeholder="0-8, then Enter",
+            continuous_update=False,
+            style=wide,
+            layout=widgets.Layout(width="250px"),
+        )
+        self.square_box.observe(lambda change: self._typed(change["new"]), names="value")
         self.squares = [
             widgets.Button(
                 layout=widgets.Layout(
@@ -353,7 +366,8 @@ class TicTacToePlay(SnapshotWidget):
             ),
         )
         controls = widgets.VBox(
-            [self.opponent, self.seat, self.hints, self.new_button], layout=widgets.Layout(margin="0 0 0 16px")
+            [self.square_box, self.opponent, self.seat, self.hints, self.new_button],
+            layout=widgets.Layout(margin="0 0 0 16px"),
         )
         self.root = widgets.VBox([widgets.HBox([self.board, controls]), self.message])
         self.new_game()
@@ -370,6 +384,16 @@ class TicTacToePlay(SnapshotWidget):
         self._computer_moves(f"New game: you play {self.seat.value} against {self.opponent.value}.")
         self._refresh()
 
+    def _typed(self, text: str) -> None:
+        """A square typed into the "play square" box (then Enter): play it, and empty the box."""
+        if not text.strip():
+            return
+        self.square_box.value = ""
+        if not text.strip().isdigit() or not 0 <= int(text) <= 8:
+            self.say(f"{text.strip()!r} is not a square: type a number from 0 to 8.", "error")
+            return
+        self.click(int(text))
+
     def click(self, square: int) -> None:
         """The human plays `square` (the callback of square button `square`)."""
         if self.game.is_terminal(self.state):
@@ -381,7 +405,7 @@ class TicTacToePlay(SnapshotWidget):
             self.say(f"Square {square} is taken; choose a free square.", "error")
             return
         self.moves.append(square)
-        self._computer_moves(f"You played square {square}.")
+        self._computer_moves(f"You played square {square} ({self.seat.value}).")
         self._refresh()
 
     def _computer_moves(self, news: str) -> None:
@@ -390,12 +414,14 @@ class TicTacToePlay(SnapshotWidget):
             move = self.computer(self.game, self.state)
             self.state = self.game.play(self.state, move)
             self.moves.append(move)
-            news += f" {self.opponent.value} played square {move}."
+            news += f" {self.opponent.value} played square {move} ({_MARKS[1 - self.human]})."
         kind = "info"
         if self.game.is_terminal(self.state):
             w = winning_mark(self.state)
             news += " Draw." if w is None else " You win!" if w == self.seat.value else f" {w} wins."
             kind = "good" if w == self.seat.value else "info"
+        else:
+            news += f" {_MARKS[self.game.to_move(self.state)]} to move: your turn."
         self.say(news, kind)
 
     # --- the view ----------------------------------------------------------------------------
@@ -410,7 +436,9 @@ class TicTacToePlay(SnapshotWidget):
         shade = _relative(values)
         for i, (b, label) in enumerate(zip(self.squares, self.hint_labels)):
             b.description = self.state[i] if self.state[i] != EMPTY else ""
-            b.tooltip = notes.get(i, "")
+            mark = self.state[i] if self.state[i] != EMPTY else "empty"
+            note = " ".join(notes.get(i, "").split())
+            b.tooltip = f"square {i}, {mark}" + (f"; {note}" if note else "")  # its name for a screen reader
             b.style.text_color = RED if i in line else None
             b.style.button_color = _hex(RED_BLUE(shade[i])) if i in shade else None
             label.value = hint_label_html(notes.get(i, ""))
@@ -425,6 +453,9 @@ class TicTacToePlay(SnapshotWidget):
             draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
         ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=14)
         return fig
+
+
+_MARKS = (X, O)
 
 
 def counting_hints(game, state):
