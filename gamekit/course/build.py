@@ -79,6 +79,7 @@ __all__ = [
     "SLIDES_TEMPLATE",
     "split_long_slides",
     "THEME",
+    "widget_pictures",
     "write_html",
     "write_slides",
 ]
@@ -208,12 +209,34 @@ _MEASURED_PNG = (
 {%- endblock data_png %}
 """
 )
+# Contrast (WCAG AA, 4.5:1): JupyterLab's prompt and syntax colours on the page are a little too
+# light; these darker ones keep their hues. A visible focus ring for keyboard users.
+_READABLE_CSS = """<style>
+.jp-InputPrompt { color: #1a4f8a !important; }
+.jp-OutputPrompt { color: #9c2d0d !important; }
+.highlight .c, .highlight .c1, .highlight .cm, .highlight .ch, .highlight .cs, .highlight .cp
+  { color: #2e6161 !important; }
+.highlight .m, .highlight .mi, .highlight .mf, .highlight .mh, .highlight .mo, .highlight .il
+  { color: #006000 !important; }
+.highlight .o, .highlight .ow { color: #5c4d8f !important; }
+.highlight .sd, .highlight .s, .highlight .s1, .highlight .s2, .highlight .sa { color: #a3261f !important; }
+.highlight .nd { color: #5c4d8f !important; } .highlight .gp, .highlight .go { color: #555 !important; }
+:focus-visible { outline: 3px solid #1a4f8a !important; outline-offset: 2px; }
+.gamekit-data summary { cursor: pointer; }
+</style>"""
+_SLIDE_NUMBER_CSS = """<style>
+.reveal .slide-number, .reveal .slide-number a { background-color: #222 !important; color: #fff !important; }
+.reveal .slide-number * { color: #fff !important; }
+.reveal .controls { color: #1a4f8a !important; }
+</style>"""
 SLIDES_TEMPLATE = (
     "{%- extends 'index.html.j2' -%}"
     + _NO_MERMAID
     + _MEASURED_PNG
     + "{% block html_head_css %}{{ super() }}"
     + _SLIDE_CSS
+    + _READABLE_CSS
+    + _SLIDE_NUMBER_CSS
     + "{% endblock html_head_css %}"
     + _SLIDES_JS
 )
@@ -237,6 +260,7 @@ HTML_TEMPLATE = (
     + _MEASURED_PNG
     + _FOLDED_SOLUTIONS
     + "{% block html_head_css %}{{ super() }}<style>.gamekit-widget-note { font-style: italic; color: #555; }</style>"
+    + _READABLE_CSS
     + "{% endblock html_head_css %}"
 )
 
@@ -572,13 +596,28 @@ def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
 
 
 def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
-    """An executed notebook as one HTML page (JupyterLab look) whose assets live in `lib/`."""
+    """An executed notebook as one HTML page (JupyterLab look) whose assets live in `lib/`.
+
+    A widget that left a picture of itself is shown as that picture, with its alt text: on a page
+    to read or print its controls would do nothing, and the picture says what it showed.
+    """
     from nbconvert import HTMLExporter
 
     config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
     exporter = HTMLExporter(raw_template=HTML_TEMPLATE, **config)
-    body, _ = exporter.from_notebook_node(nb, resources={"gamekit_tables": True})
+    body, _ = exporter.from_notebook_node(widget_pictures(nb), resources={"gamekit_tables": True})
     return body
+
+
+def widget_pictures(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of `nb` in which every widget output that carries a picture (PNG or HTML) shows it."""
+    out = copy.deepcopy(nb)
+    for cell in out.cells:
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data and ("image/png" in data or "text/html" in data):
+                del data["application/vnd.jupyter.widget-view+json"]
+    return out
 
 
 def write_slides(

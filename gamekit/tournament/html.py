@@ -36,7 +36,7 @@ MIN_TEXT_PX = 14
 STYLE = """
 body{font-family:system-ui,sans-serif;font-size:18px;margin:1.5em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f3f3f3}td.name,th.name{text-align:left}.small{font-size:.85em;color:#444}
+th{background:#f3f3f3}td.name,th.name{text-align:left}.small{font-size:.85em;color:#444}td .small{color:#222}
 button,select{font:inherit}:focus-visible{outline:3px solid #1f4e8c;outline-offset:2px}
 """
 

@@ -510,8 +510,12 @@ class MCTSPlay(SnapshotWidget):
 
     def refresh(self) -> None:
         if self.is_board:
-            for b, c in zip(self.buttons, self.state):
+            for i, (b, c) in enumerate(zip(self.buttons, self.state)):
                 b.description = " " if c == "." else c
+                b.tooltip = f"square {i}, {'empty' if c == '.' else c}"  # its name for a screen reader
+        else:
+            for b, m in zip(self.buttons, self.move_of):
+                b.tooltip = f"subtract {m}"
         self.board.value = self.board_html()
         if self.search is not None:
             self.table.value = "<div>MCTS's last search (values for MCTS):</div>" + stats_html(

@@ -27,7 +27,7 @@ from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
 from ..protocol import Game, Move, State, Winner, check_bool, check_game, check_int, check_player, is_int
 from ..solve import best_moves, move_values, solve
-from .alt import alt_text, set_alt
+from .alt import set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
 
@@ -397,7 +397,6 @@ class NimPlay(SnapshotWidget):
     def refresh(self) -> None:
         self.table.value = self.table_html()
         fig = draw_nim(self.model, hints=self.hints.value)
-        self.board.tooltip = alt_text(fig)  # the position for a screen reader
         self.board.value = base64.b64decode(figure_png(fig))
 
     def snapshot(self):
@@ -642,7 +641,6 @@ class GNimPlay(SnapshotWidget):
     def refresh(self) -> None:
         self.log.value = self.log_html()
         fig = self.snapshot()
-        self.board.tooltip = alt_text(fig)  # the position for a screen reader
         self.board.value = base64.b64decode(figure_png(fig))
 
     def snapshot(self):

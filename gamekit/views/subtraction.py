@@ -44,7 +44,7 @@ from ..games.subtraction import SOURCE_MOVES, SubtractionGame, SubtractionState,
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
 from ..protocol import IllegalMoveError, Winner, check_bool, check_int, check_name, check_probability, is_int
-from .alt import alt_text, set_alt
+from .alt import set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, NODE_SHAPE, RED
 from .style import FONT, TITLE, readable
 from .widgets import SnapshotWidget
@@ -888,7 +888,6 @@ class SubtractionPlay(SnapshotWidget):
         for d, button in zip(self.moves, self.move_buttons):  # names for a screen reader
             button.tooltip = f"subtract {d}" + (f" (from {self.n} to {self.n - d})" if not self.over else "")
         fig = self.snapshot()
-        self.image.tooltip = alt_text(fig)  # the picture's name for a screen reader
         self.image.value = _png(fig, self.IMAGE_DPI)
 
     def snapshot(self):
@@ -952,7 +951,6 @@ class NumberGraphExplorer(SnapshotWidget):
 
     def _refresh(self) -> None:
         fig = self.snapshot()
-        self.image.tooltip = alt_text(fig)  # the picture's name for a screen reader
         self.image.value = _png(fig, self.IMAGE_DPI)
 
     def snapshot(self):
@@ -1024,7 +1022,6 @@ class MixedRateExplorer(SnapshotWidget):
             "against the random strategy (seats alternate, starts 20..50)"
         )
         fig = self.snapshot()
-        self.image.tooltip = alt_text(fig)  # the picture's name for a screen reader
         self.image.value = _png(fig, self.IMAGE_DPI)
 
     def snapshot(self):

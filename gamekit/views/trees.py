@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 
 from ..protocol import Game, State, check_game, guard_depth
 from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
-from .alt import alt_text, set_alt
+from .alt import set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
 from .widgets import SnapshotWidget, figure_png
@@ -413,7 +413,6 @@ class AlphaBetaStepper(SnapshotWidget):
         import base64
 
         fig = self.snapshot()
-        self.image.tooltip = alt_text(fig)  # the picture's name for a screen reader
         self.image.value = base64.b64decode(figure_png(fig))
         self.say(self.trace.steps[self.k].text)
 
