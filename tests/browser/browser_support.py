@@ -181,7 +181,7 @@ def copy_course(target: Path) -> Path:
 
 #: axe-core from npm, installed once into _build/axe/ (like the slides' assets).
 AXE_VERSION = "4.10.3"
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 IMPACTS = ("critical", "serious", "moderate", "minor")
 
 
