@@ -212,8 +212,8 @@ _MEASURED_PNG = (
 # Contrast (WCAG AA, 4.5:1): JupyterLab's prompt and syntax colours on the page are a little too
 # light; these darker ones keep their hues. A visible focus ring for keyboard users.
 _READABLE_CSS = """<style>
-.jp-InputPrompt { color: #1a4f8a !important; }
-.jp-OutputPrompt { color: #9c2d0d !important; }
+.jp-InputPrompt { color: #1a4f8a !important; opacity: 1 !important; }
+.jp-OutputPrompt { color: #9c2d0d !important; opacity: 1 !important; }
 .highlight .c, .highlight .c1, .highlight .cm, .highlight .ch, .highlight .cs, .highlight .cp
   { color: #2e6161 !important; }
 .highlight .m, .highlight .mi, .highlight .mf, .highlight .mh, .highlight .mo, .highlight .il

@@ -122,9 +122,10 @@ def _built_pages(tmp_root: Path) -> list[Path]:
 ALL_SLIDES = ".reveal .slides section { display: block !important; visibility: visible !important; }"
 
 
-def test_axe_finds_no_serious_or_critical_violation(browser, axe, leaderboard):
-    tmp_root = Path(tempfile.mkdtemp(prefix="axe-"))
-    pages = [*_built_pages(tmp_root), leaderboard]
+def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | None = None) -> tuple[str, list[str]]:
+    """Run axe-core on each page (decks with every slide shown); return the table (violations by
+    impact, one row per page) and the serious or critical findings. Pages that typeset formulas
+    must carry MathJax's assistive MathML (what a screen reader reads)."""
     rows, bad = [], []
     context = browser.new_context(viewport={"width": build.SLIDE_WIDTH, "height": build.SLIDE_HEIGHT})
     for path in pages:
@@ -136,16 +137,27 @@ def test_axe_finds_no_serious_or_critical_violation(browser, axe, leaderboard):
             page.add_style_tag(content=ALL_SLIDES)
         else:
             page.wait_for_load_state("load")
-        page.wait_for_timeout(500)  # MathJax and widgets settle
+        page.wait_for_timeout(1500)  # MathJax and widgets settle
         found = bs.run_axe(page, axe)
-        name = path.name if path != leaderboard else "leaderboard.html (tournament)"
+        name = (names or {}).get(path, path.name)
         rows.append(bs.axe_line(name, found))
         bad += [f"{name}: {v['id']} ({v['impact']}) {v['help']} at {v['where']}" for v in found
                 if v["impact"] in ("serious", "critical")]  # fmt: skip
+        typeset = page.evaluate("() => document.querySelectorAll('.MathJax_CHTML').length")
+        spoken = page.evaluate("() => document.querySelectorAll('.MJX_Assistive_MathML').length")
+        if typeset and spoken < typeset:
+            bad.append(f"{name}: {typeset - spoken} of {typeset} formulas without assistive MathML")
         page.close()
     context.close()
-    shutil.rmtree(tmp_root, ignore_errors=True)
     table = "| page | " + " | ".join(bs.IMPACTS) + " | rules |\n|---|---|---|---|---|---|\n" + "\n".join(rows)
+    return table, bad
+
+
+def test_axe_finds_no_serious_or_critical_violation(browser, axe, leaderboard):
+    tmp_root = Path(tempfile.mkdtemp(prefix="axe-"))
+    pages = [*_built_pages(tmp_root), leaderboard]
+    table, bad = axe_pages(browser, axe, pages, {leaderboard: "leaderboard.html (tournament)"})
+    shutil.rmtree(tmp_root, ignore_errors=True)
     (bs.artifacts() / "axe.md").write_text(table + "\n", encoding="utf-8")
     print("\naxe-core violations by impact (rules):\n" + table)
     assert not bad, "serious or critical accessibility violations:\n" + "\n".join(bad)
