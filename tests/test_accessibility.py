@@ -358,3 +358,24 @@ def test_subtraction_moves_are_named_and_announced():
                                                    "subtract 11 (from 22 to 11)"]  # fmt: skip
     w.play_move(3)
     assert f"Now at {w.n}: your move." in w.message.value and "aria-live='polite'" in w.message.value
+
+
+def test_p_position_chart_says_what_it_draws():
+    """The alt text's counts are the figure's own: filled circles, hollow circles, crosses."""
+    from gamekit.views.qlearning import plot_p_positions
+
+    fig = plot_p_positions((3, 5, 7))
+    lines = [ln for ax in fig.axes for ln in ax.lines]
+    filled = sum(ln.get_marker() == "o" and ln.get_markerfacecolor() != "white" for ln in lines)
+    hollow = sum(ln.get_marker() == "o" and ln.get_markerfacecolor() == "white" for ln in lines)
+    crosses = sum(ln.get_marker() == "x" for ln in lines)
+    text = alt_text(fig)
+    assert f"{filled} on the source's list (filled circles), {hollow} missing" in text
+    assert f"{crosses} listed but not P-positions" in text
+
+
+def test_single_markers_count_as_points_with_their_shapes():
+    fig, ax = plt.subplots()
+    ax.plot(1, 2, "o")
+    ax.plot(2, 3, "x")
+    assert alt_text(fig) == "Scatter plot: 2 points (1 drawn as circles, 1 drawn as crosses)"

@@ -43,6 +43,7 @@ FIGURE_KINDS = (
 )
 
 _ALT = "_gamekit_alt"
+_MARKER_WORDS = {"o": "circles", "s": "squares", "x": "crosses", ".": "dots", "^": "triangles", "v": "triangles down"}
 _TABLE = "_gamekit_alt_table"
 
 
@@ -136,8 +137,17 @@ def describe_axes(ax: Any) -> str:
             body += f"; {xlabel or 'x'} from {num(min(xs))} to {num(max(xs))}"
             body += f", {ylabel or 'y'} from {num(min(ys))} to {num(max(ys))}"
         return _titled(ax, "Line chart", body)
+    # points drawn one by one as markers (ax.plot(x, y, "o")) count as points too
+    marks = [ln for ln in ax.lines if len(ln.get_xdata()) == 1 and ln.get_marker() not in (None, "", "None", " ")]
+    n_points += len(marks)
     if n_points:
-        return _titled(ax, "Scatter plot", f"{n_points} points" + (f" of {ylabel} against {xlabel}" if xlabel else ""))
+        body = f"{n_points} points" + (f" of {ylabel} against {xlabel}" if xlabel and ylabel else "")
+        kinds: dict[str, int] = {}
+        for ln in marks:
+            kinds[str(ln.get_marker())] = kinds.get(str(ln.get_marker()), 0) + 1
+        if len(kinds) > 1:
+            body += " (" + ", ".join(f"{n} drawn as {_MARKER_WORDS.get(m, repr(m))}" for m, n in kinds.items()) + ")"
+        return _titled(ax, "Scatter plot", body)
     texts = [t.get_text().strip() for t in ax.texts if t.get_text().strip()]
     if texts:
         return _titled(ax, "Chart", f"{len(texts)} labels: " + ", ".join(texts[:12]))

@@ -336,4 +336,19 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
         fontsize=14,
         y=1.04,
     )
+    found: dict[str, list[str]] = {"listed": [], "missing": [], "wrong": []}
+    for p in np.ndindex(*(t + 1 for t in top)):
+        if not any(p):
+            continue
+        exact, listed = is_p_position(p, misere), source_pole_position(p)
+        key = "listed" if exact and listed else "missing" if exact else "wrong" if listed else None
+        if key:
+            found[key].append(str(tuple(int(x) for x in p)))
+    set_alt(
+        fig,
+        f"Scatter plot: the P-positions of misère Nim below {list(top)}, one panel per first pile: "
+        f"{len(found['listed'])} on the source's list (filled circles), {len(found['missing'])} missing from it "
+        f"(hollow circles: {', '.join(found['missing']) or 'none'}), {len(found['wrong'])} listed but not "
+        f"P-positions (crosses: {', '.join(found['wrong']) or 'none'})",
+    )
     return fig

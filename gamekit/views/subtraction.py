@@ -491,10 +491,8 @@ def draw_course(
     for u, v, data in sorted(g.edges(data=True), key=lambda e: g.nodes[e[0]]["step"]):
         who = names[g.nodes[v]["player"]]
         steps.append(f"{u} to {v} ({who}, {EDGE_WORDS[data['colour']]})")
-    return set_alt(
-        ax,
-        f"Graph{f' ({title})' if title else ''}: the course of one game, {len(g.edges)} moves: " + "; ".join(steps),
-    )
+    said = "; ".join(steps) if steps else f"only the start, {min(g.nodes, key=lambda n: g.nodes[n]['step'])}"
+    return set_alt(ax, f"Graph{f' ({title})' if title else ''}: the course of one game, {len(g.edges)} moves: {said}")
 
 
 #: What each edge colour of a course graph means (for legends and alt texts).
