@@ -224,6 +224,21 @@ _READABLE_CSS = """<style>
 :focus-visible { outline: 3px solid #1a4f8a !important; outline-offset: 2px; }
 .gamekit-data summary { cursor: pointer; }
 </style>"""
+# The widget renderer draws a widget's pictures (ipywidgets' Image) without alt text; the caption
+# under the widget carries the alt text of the widget's own snapshot, and this gives it to them.
+_WIDGET_ALT_JS = """<script>
+(function () {
+  function label() {
+    document.querySelectorAll(".gamekit-widget-note[data-alt]").forEach(function (note) {
+      var child = note.closest(".jp-OutputArea-child"), widget = child && child.previousElementSibling;
+      if (!widget) return;
+      widget.querySelectorAll("img:not([alt])").forEach(function (img) { img.setAttribute("alt", note.dataset.alt); });
+    });
+  }
+  new MutationObserver(label).observe(document.documentElement, {childList: true, subtree: true});
+  document.addEventListener("DOMContentLoaded", label);
+})();
+</script>"""
 _SLIDE_NUMBER_CSS = """<style>
 .reveal .slide-number, .reveal .slide-number a { background-color: #222 !important; color: #fff !important; }
 .reveal .slide-number * { color: #fff !important; }
@@ -237,6 +252,7 @@ SLIDES_TEMPLATE = (
     + _SLIDE_CSS
     + _READABLE_CSS
     + _SLIDE_NUMBER_CSS
+    + _WIDGET_ALT_JS
     + "{% endblock html_head_css %}"
     + _SLIDES_JS
 )
@@ -261,6 +277,7 @@ HTML_TEMPLATE = (
     + _FOLDED_SOLUTIONS
     + "{% block html_head_css %}{{ super() }}<style>.gamekit-widget-note { font-style: italic; color: #555; }</style>"
     + _READABLE_CSS
+    + _WIDGET_ALT_JS
     + "{% endblock html_head_css %}"
 )
 
@@ -653,15 +670,18 @@ def write_html(
 # ---------------------------------------------------------------------------------------
 
 
-def _widget_note(chapter: str) -> nbformat.NotebookNode:
+def _widget_note(chapter: str, alt: str = "") -> nbformat.NotebookNode:
+    """The caption under a widget; it carries the widget's alt text (`data-alt`), which a small
+    script (`_WIDGET_ALT_JS`) gives to the pictures the widget renderer draws without one."""
     text = (
         f"A picture of the widget, not the widget itself: to play with it, open notebook "
         f"{chapter} in JupyterLab and run its cells."
     )
+    data_alt = f" data-alt='{html_lib.escape(alt, quote=True)}'" if alt else ""
     return nbformat.v4.new_output(
         "display_data",
         data={
-            "text/html": f"<p class='gamekit-widget-note'>{html_lib.escape(text)}</p>",
+            "text/html": f"<p class='gamekit-widget-note'{data_alt}>{html_lib.escape(text)}</p>",
             "text/plain": text,
         },
     )
@@ -704,7 +724,9 @@ def classroom_notebook(
             for out in cell.get("outputs", []):
                 outputs.append(out)
                 if "application/vnd.jupyter.widget-view+json" in out.get("data", {}):
-                    outputs.append(_widget_note(chapter))
+                    plain = out["data"].get("text/plain", "")
+                    plain = plain if isinstance(plain, str) else "".join(plain)
+                    outputs.append(_widget_note(chapter, "" if plain.startswith(("<", "VBox(", "HBox(")) else plain))
             cell.outputs = outputs
         cells.append(cell)
     out = copy.deepcopy(nb)

@@ -120,6 +120,9 @@ def _built_pages(tmp_root: Path) -> list[Path]:
 
 # Show every slide at once (a screen reader reaches them all; axe skips what is not displayed).
 ALL_SLIDES = ".reveal .slides section { display: block !important; visibility: visible !important; }"
+# reveal.js hides the slides not on screen from assistive technology; axe must see every slide.
+SLIDES_NOT_HIDDEN = """() => document.querySelectorAll('.reveal .slides section').forEach(s => {
+    s.removeAttribute('aria-hidden'); s.removeAttribute('hidden'); s.removeAttribute('inert'); })"""
 
 
 def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | None = None) -> tuple[str, list[str]]:
@@ -135,6 +138,7 @@ def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | Non
         if path.name.endswith(".slides.html"):
             page.wait_for_selector(".reveal.ready", state="attached", timeout=30_000)
             page.add_style_tag(content=ALL_SLIDES)
+            page.evaluate(SLIDES_NOT_HIDDEN)
         else:
             page.wait_for_load_state("load")
         page.wait_for_timeout(1500)  # MathJax and widgets settle
