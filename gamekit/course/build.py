@@ -224,8 +224,9 @@ _READABLE_CSS = """<style>
 :focus-visible { outline: 3px solid #1a4f8a !important; outline-offset: 2px; }
 .gamekit-data summary { cursor: pointer; }
 </style>"""
-# The widget renderer draws a widget's pictures (ipywidgets' Image) without alt text; the caption
-# under the widget carries the alt text of the widget's own snapshot, and this gives it to them.
+# The widget renderer draws a widget's pictures (ipywidgets' Image) without alt text and a slider's
+# handle without a name; the caption under the widget carries the alt text of the widget's own
+# snapshot, and this gives it to its pictures, and each handle its slider's label.
 _WIDGET_ALT_JS = """<script>
 (function () {
   function label() {
@@ -233,6 +234,11 @@ _WIDGET_ALT_JS = """<script>
       var child = note.closest(".jp-OutputArea-child"), widget = child && child.previousElementSibling;
       if (!widget) return;
       widget.querySelectorAll("img:not([alt])").forEach(function (img) { img.setAttribute("alt", note.dataset.alt); });
+    });
+    // a slider's handle is named by the slider's label ("budget")
+    document.querySelectorAll(".widget-slider [role=slider]:not([aria-label])").forEach(function (handle) {
+      var label = handle.closest(".widget-slider").querySelector(".widget-label");
+      if (label && label.textContent.trim()) handle.setAttribute("aria-label", label.textContent.trim());
     });
   }
   new MutationObserver(label).observe(document.documentElement, {childList: true, subtree: true});
