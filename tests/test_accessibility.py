@@ -309,7 +309,8 @@ def small_tournament(tmp_path_factory):
     files = [agents / "first_free.py", agents / "random_mover.py", agents / "perfect.py", folder / "nameless.py"]
     t = Tournament(folder / "t.sqlite", files, game="tictactoe", starts=1, seed=1, sandbox=False)
     t.run(workers=1)
-    return Results(t)
+    t.close()
+    return Results(folder / "t.sqlite")
 
 
 def test_the_leaderboard_shows_display_names_unless_the_teacher_asks_for_files(small_tournament):
@@ -379,3 +380,33 @@ def test_single_markers_count_as_points_with_their_shapes():
     ax.plot(1, 2, "o")
     ax.plot(2, 3, "x")
     assert alt_text(fig) == "Scatter plot: 2 points (1 drawn as circles, 1 drawn as crosses)"
+
+
+def test_report_shows_files_only_when_the_teacher_asks(small_tournament, tmp_path):
+    import subprocess
+    import sys
+
+    db = str(small_tournament.tournament.store.path)
+    for flag, shown in (([], False), (["--show-files"], True)):
+        out = tmp_path / ("files" if shown else "names")
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "gamekit.tournament",
+                "report",
+                "--db",
+                db,
+                "--out",
+                str(out),
+                "--reps",
+                "20",
+                *flag,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        page = (out / "leaderboard.html").read_text(encoding="utf-8")
+        assert ("(first_free)" in page) is shown and "first legal move" in page
