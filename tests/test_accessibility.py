@@ -410,3 +410,18 @@ def test_report_shows_files_only_when_the_teacher_asks(small_tournament, tmp_pat
         assert done.returncode == 0, done.stderr
         page = (out / "leaderboard.html").read_text(encoding="utf-8")
         assert ("(first_free)" in page) is shown and "first legal move" in page
+
+
+def test_q_table_heat_map_hatches_the_negative_values():
+    from gamekit.games.nim import Nim
+    from gamekit.qlearning import QLearner
+    from gamekit.sources.q_nim import pile_tuple
+    from gamekit.views.qlearning import plot_value_heatmap, value_grid
+
+    learner = QLearner(Nim([1, 2, 3], misere=True), seed=1, encoding=pile_tuple)  # the pile tuple as the key
+    learner.train(2_000, progress=False)
+    grid = value_grid(learner)
+    fig = plot_value_heatmap(learner)
+    hatched = sum(1 for ax in fig.axes for p in ax.patches if p.get_hatch() == "//")
+    assert hatched == int((grid < 0).sum()) > 0
+    assert f"{hatched} positions below 0" in alt_text(fig)

@@ -96,6 +96,8 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
     axes: list[Any] = list(np.atleast_1d(np.asarray(grid, dtype=object)))
     for a, ax in enumerate(axes):
         im = ax.imshow(V[a].T, origin="lower", cmap=VALUE_CMAP, vmin=-top, vmax=top, aspect="auto")
+        for b, c in zip(*np.nonzero(V[a] < 0)):  # never colour alone: negative values are hatched
+            ax.add_patch(plt.Rectangle((b - 0.5, c - 0.5), 1, 1, fill=False, hatch="//", lw=0, edgecolor="#00000066"))
         for b in range(V.shape[1]):
             for c in range(V.shape[2]):
                 if (a, b, c) != (0, 0, 0) and is_p_position((a, b, c), misere):
@@ -105,7 +107,7 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
         ax.set_xticks(range(V.shape[1]))
         ax.set_yticks(range(V.shape[2]))
     axes[0].set_ylabel("third pile")
-    fig.colorbar(im, ax=list(axes), shrink=0.85, label="best Q-value for the mover")
+    fig.colorbar(im, ax=list(axes), shrink=0.85, label="best Q-value for the mover (< 0 hatched)")
     if title:
         fig.suptitle(title, fontsize=15, y=1.03)
     known = V[~np.isnan(V)]
@@ -115,7 +117,8 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
         fig,
         f"Heat map{f' ({title})' if title else ''}: the best Q-value of the mover in every position of "
         f"{V.shape[0] - 1}-{V.shape[1] - 1}-{V.shape[2] - 1} Nim, {n} panels by the first pile; values from "
-        f"{num(float(known.min()))} (red, the mover expects to lose) to {num(float(known.max()))} (blue); "
+        f"{num(float(known.min()))} (red and hatched where below 0: the mover expects to lose) to "
+        f"{num(float(known.max()))} (blue); {int((known < 0).sum())} positions below 0; "
         f"lowest at {tuple(int(x) for x in low)}; {p_count} exact P-positions marked with a white dot",
     )
     return fig
