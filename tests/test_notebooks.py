@@ -85,3 +85,31 @@ def test_slide_figures_are_readable_on_a_projector(path):
     # the slides show what the report computed
     html = build.slides_html(build.slide_deck(nb, path.stem), local=False)
     assert len(build.figure_report(html)) == len(build.notebook_figure_report(nb))
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_figure_has_alt_text_from_its_data(path, artifacts):
+    """Every picture (figure or widget snapshot) carries an alt text that names its kind and at
+    least one number from its data (gamekit.views.alt); the list lands in test-artifacts/alt-texts/."""
+    import re
+
+    from gamekit.views.alt import FIGURE_KINDS
+
+    kind = re.compile(r"^(?:\d+ panels\. 1\. )?(" + "|".join(FIGURE_KINDS) + r")\b")
+    nb = _executed(path)
+    found, bad = [], []
+    for i, out in _outputs(nb):
+        data = out.get("data", {})
+        if "image/png" not in data:
+            continue
+        plain = data.get("text/plain", "")
+        plain = plain if isinstance(plain, str) else "".join(plain)
+        text = out.get("metadata", {}).get("gamekit_alt") or ("" if plain.startswith("<") else plain)
+        found.append(f"- cell {i}: {text or '(none)'}")
+        if not (kind.match(text) and re.search(r"\d", text)) or re.search(r"(^|\): |: )empty( |$)", text):
+            bad.append(f"cell {i}: {text!r}")
+    folder = artifacts / "alt-texts"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{path.stem}.md").write_text(f"# {path.stem}\n\n" + "\n".join(found) + "\n", encoding="utf-8")
+    assert not bad, "figures without an alt text naming their kind and a number:\n" + "\n".join(bad)

@@ -150,7 +150,7 @@ def test_widget_callbacks_headless():
     before = w.state
     w.squares[taken].click()
     assert w.state == before and "taken" in w.message.value
-    assert w.squares[0].tooltip.startswith("X ") and "P(lose)" in w.squares[0].tooltip
+    assert w.squares[0].tooltip.startswith("square 0, empty; X ") and "P(lose)" in w.squares[0].tooltip
     w.seat.value = "O"  # computer now plays X and moves first
     assert w.state.count("X") == 1 and w.state.count("O") == 0
     w.opponent.value = "perfect"
@@ -193,7 +193,9 @@ def test_widget_shows_each_hint_under_its_square_and_colours_it():
     assert all(w.hint_labels[i].value == hint_label_html("") and w.squares[i].style.button_color is None for i in taken)
     w.hints.value = False  # hints off: labels gone, plain squares, marks unchanged
     assert all(lab.layout.display == "none" for lab in w.hint_labels)
-    assert all(b.style.button_color is None and b.tooltip == "" for b in w.squares)
+    assert all(b.style.button_color is None and ";" not in b.tooltip for b in w.squares)  # no hint in the names
+    names = [f"square {i}, {c if c != '.' else 'empty'}" for i, c in enumerate(w.state)]
+    assert [b.tooltip for b in w.squares] == names
     assert [b.description for b in w.squares] == [c if c != "." else "" for c in w.state]
     # a won game: the winning line is drawn in red, the hint labels disappear
     w = TicTacToePlay(players={"first free": lambda: lambda game, s: game.legal_moves(s)[0]}, hints=True)

@@ -178,7 +178,8 @@ def test_results_rate_the_perfect_player_first_with_intervals_and_a_sequential_a
     assert q.more >= 0 and "SPRT" in q.text()
     assert [e.id for e in results.rejected()] == ["nameless", "returns_none"]
     page = leaderboard_html(results, reps=50)
-    assert "<svg" in page and "Forfeit log" in page and "returns_none" in page and "Is the order settled?" in page
+    assert "<svg" in page and "Forfeit log" in page and "forgets to return" in page and "Is the order settled?" in page
+    assert "returns_none" not in page and "returns_none" in leaderboard_html(results, reps=50, show_files=True)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
 
 

@@ -79,6 +79,7 @@ __all__ = [
     "SLIDES_TEMPLATE",
     "split_long_slides",
     "THEME",
+    "widget_pictures",
     "write_html",
     "write_slides",
 ]
@@ -174,26 +175,90 @@ require({waitSeconds: 60},
 {% endblock footer_js %}
 """
 # Figures carry their smallest font size and dpi (recorded by the slide style), so the size of
-# their text on the slide can be measured (scripts/check_slides.py).
-_MEASURED_PNG = """
+# their text on the slide can be measured (scripts/check_slides.py), and their alt text
+# (gamekit.views.alt: the output's `gamekit_alt` metadata, else its text/plain when that is not
+# matplotlib's "<Figure size ...>"). On pages, the data table behind a figure follows it, folded.
+_ALT = """
+{%- set plain = output.data.get('text/plain', '') -%}
+{%- set plain = plain if plain is string else plain | join('') -%}
+{%- set alt = output.metadata.get('gamekit_alt') or ('' if plain.startswith('<') else plain) or 'figure' -%}
+"""
+_MEASURED_PNG = (
+    """
 {% block data_png scoped %}
-{%- set meta = output.metadata.get('image/png', {}) -%}
-<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+{%- set meta = output.metadata.get('image/png', {}) -%}"""
+    + _ALT
+    + """<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
 <img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}"
 {%- if meta.get('width') %} width="{{ meta.get('width') }}"{% endif %}
 {%- if meta.get('height') %} height="{{ meta.get('height') }}"{% endif %}
 {%- if output.metadata.get('gamekit_min_font_pt') %} class="gamekit-figure"
  data-min-font-pt="{{ output.metadata.get('gamekit_min_font_pt') }}" data-dpi="{{ output.metadata.get('gamekit_dpi') }}"
-{%- endif %} alt="figure">
+{%- endif %} alt="{{ alt | escape_html }}">
+{%- set table = output.metadata.get('gamekit_alt_table') -%}
+{%- if table and resources.get('gamekit_tables') %}
+<details class="gamekit-data"><summary>The data behind this figure</summary>
+<table><caption>{{ alt | escape_html }}</caption><thead><tr>
+{%- for c in table['columns'] %}<th scope="col">{{ c | escape_html }}</th>{% endfor -%}
+</tr></thead><tbody>
+{%- for row in table['rows'] %}<tr>
+{%- for v in row %}<td>{{ v | string | escape_html }}</td>{% endfor %}</tr>{% endfor -%}
+</tbody></table></details>
+{%- endif %}
 </div>
 {%- endblock data_png %}
 """
+)
+# Contrast (WCAG AA, 4.5:1): JupyterLab's prompt and syntax colours on the page are a little too
+# light; these darker ones keep their hues. A visible focus ring for keyboard users.
+_READABLE_CSS = """<style>
+.jp-InputPrompt { color: #1a4f8a !important; opacity: 1 !important; }
+.jp-OutputPrompt { color: #9c2d0d !important; opacity: 1 !important; }
+.highlight .c, .highlight .c1, .highlight .cm, .highlight .ch, .highlight .cs, .highlight .cp
+  { color: #2e6161 !important; }
+.highlight .m, .highlight .mi, .highlight .mf, .highlight .mh, .highlight .mo, .highlight .il
+  { color: #006000 !important; }
+.highlight .o, .highlight .ow { color: #5c4d8f !important; }
+.highlight .sd, .highlight .s, .highlight .s1, .highlight .s2, .highlight .sa { color: #a3261f !important; }
+.highlight .nd { color: #5c4d8f !important; } .highlight .gp, .highlight .go { color: #555 !important; }
+:focus-visible { outline: 3px solid #1a4f8a !important; outline-offset: 2px; }
+.gamekit-data summary { cursor: pointer; }
+</style>"""
+# The widget renderer draws a widget's pictures (ipywidgets' Image) without alt text and a slider's
+# handle without a name; the caption under the widget carries the alt text of the widget's own
+# snapshot, and this gives it to its pictures, and each handle its slider's label.
+_WIDGET_ALT_JS = """<script>
+(function () {
+  function label() {
+    document.querySelectorAll(".gamekit-widget-note[data-alt]").forEach(function (note) {
+      var child = note.closest(".jp-OutputArea-child"), widget = child && child.previousElementSibling;
+      if (!widget) return;
+      widget.querySelectorAll("img:not([alt])").forEach(function (img) { img.setAttribute("alt", note.dataset.alt); });
+    });
+    // a slider's handle is named by the slider's label ("budget")
+    document.querySelectorAll(".widget-slider [role=slider]:not([aria-label])").forEach(function (handle) {
+      var label = handle.closest(".widget-slider").querySelector(".widget-label");
+      if (label && label.textContent.trim()) handle.setAttribute("aria-label", label.textContent.trim());
+    });
+  }
+  new MutationObserver(label).observe(document.documentElement, {childList: true, subtree: true});
+  document.addEventListener("DOMContentLoaded", label);
+})();
+</script>"""
+_SLIDE_NUMBER_CSS = """<style>
+.reveal .slide-number, .reveal .slide-number a { background-color: #222 !important; color: #fff !important; }
+.reveal .slide-number * { color: #fff !important; }
+.reveal .controls { color: #1a4f8a !important; }
+</style>"""
 SLIDES_TEMPLATE = (
     "{%- extends 'index.html.j2' -%}"
     + _NO_MERMAID
     + _MEASURED_PNG
     + "{% block html_head_css %}{{ super() }}"
     + _SLIDE_CSS
+    + _READABLE_CSS
+    + _SLIDE_NUMBER_CSS
+    + _WIDGET_ALT_JS
     + "{% endblock html_head_css %}"
     + _SLIDES_JS
 )
@@ -217,6 +282,8 @@ HTML_TEMPLATE = (
     + _MEASURED_PNG
     + _FOLDED_SOLUTIONS
     + "{% block html_head_css %}{{ super() }}<style>.gamekit-widget-note { font-style: italic; color: #555; }</style>"
+    + _READABLE_CSS
+    + _WIDGET_ALT_JS
     + "{% endblock html_head_css %}"
 )
 
@@ -552,13 +619,28 @@ def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
 
 
 def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
-    """An executed notebook as one HTML page (JupyterLab look) whose assets live in `lib/`."""
+    """An executed notebook as one HTML page (JupyterLab look) whose assets live in `lib/`.
+
+    A widget that left a picture of itself is shown as that picture, with its alt text: on a page
+    to read or print its controls would do nothing, and the picture says what it showed.
+    """
     from nbconvert import HTMLExporter
 
     config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
     exporter = HTMLExporter(raw_template=HTML_TEMPLATE, **config)
-    body, _ = exporter.from_notebook_node(nb)
+    body, _ = exporter.from_notebook_node(widget_pictures(nb), resources={"gamekit_tables": True})
     return body
+
+
+def widget_pictures(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of `nb` in which every widget output that carries a picture (PNG or HTML) shows it."""
+    out = copy.deepcopy(nb)
+    for cell in out.cells:
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data and ("image/png" in data or "text/html" in data):
+                del data["application/vnd.jupyter.widget-view+json"]
+    return out
 
 
 def write_slides(
@@ -594,15 +676,18 @@ def write_html(
 # ---------------------------------------------------------------------------------------
 
 
-def _widget_note(chapter: str) -> nbformat.NotebookNode:
+def _widget_note(chapter: str, alt: str = "") -> nbformat.NotebookNode:
+    """The caption under a widget; it carries the widget's alt text (`data-alt`), which a small
+    script (`_WIDGET_ALT_JS`) gives to the pictures the widget renderer draws without one."""
     text = (
         f"A picture of the widget, not the widget itself: to play with it, open notebook "
         f"{chapter} in JupyterLab and run its cells."
     )
+    data_alt = f" data-alt='{html_lib.escape(alt, quote=True)}'" if alt else ""
     return nbformat.v4.new_output(
         "display_data",
         data={
-            "text/html": f"<p class='gamekit-widget-note'>{html_lib.escape(text)}</p>",
+            "text/html": f"<p class='gamekit-widget-note'{data_alt}>{html_lib.escape(text)}</p>",
             "text/plain": text,
         },
     )
@@ -645,7 +730,9 @@ def classroom_notebook(
             for out in cell.get("outputs", []):
                 outputs.append(out)
                 if "application/vnd.jupyter.widget-view+json" in out.get("data", {}):
-                    outputs.append(_widget_note(chapter))
+                    plain = out["data"].get("text/plain", "")
+                    plain = plain if isinstance(plain, str) else "".join(plain)
+                    outputs.append(_widget_note(chapter, "" if plain.startswith(("<", "VBox(", "HBox(")) else plain))
             cell.outputs = outputs
         cells.append(cell)
     out = copy.deepcopy(nb)

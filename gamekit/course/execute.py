@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 
 __all__ = [
+    "ALT_SETUP",
     "execute_notebook",
     "export_slides",
     "INLINE_BACKEND",
@@ -75,6 +76,11 @@ except Exception as _gk_error:  # the slides still build, only unmeasured
 """
 
 
+#: Run first in every executed notebook: every figure carries its alt text (gamekit.views.alt),
+#: also in a notebook that draws with plain matplotlib and never imports gamekit.views.
+ALT_SETUP = "import gamekit.views as _gk_views  # figures carry their alt text\n"
+
+
 @contextlib.contextmanager
 def inline_figures():
     """Make kernels draw real inline figures even if MPLBACKEND=Agg was inherited.
@@ -118,6 +124,7 @@ def execute_notebook(path: str | Path, timeout: int = 600, setup: str | None = N
 
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
+    setup = ALT_SETUP + (setup or "")
     if setup:
         nb.cells.insert(0, nbformat.v4.new_code_cell(setup))
     with tempfile.TemporaryDirectory(prefix="kernel-") as sockets, inline_figures():

@@ -70,11 +70,15 @@ def _add_trust(p: argparse.ArgumentParser) -> None:
     )
 
 
+SHOW_FILES_HELP = "also show the submission files' names on the page (default: display names only)"
+
+
 def _add_running(p: argparse.ArgumentParser) -> None:
     _add_trust(p)
     p.add_argument("--workers", type=int, default=None, help="games played at once (default: one per core)")
     p.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:8786 (default: this machine)")
     p.add_argument("--report", default=None, help="write the leaderboard to this folder when done")
+    p.add_argument("--show-files", action="store_true", help=SHOW_FILES_HELP)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -99,6 +103,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--db", required=True)
     p.add_argument("--out", required=True, help="folder for leaderboard.html, ratings.json, games/")
     p.add_argument("--reps", type=int, default=2000, help="bootstrap replicates over game pairs (default 2000)")
+    p.add_argument("--show-files", action="store_true", help=SHOW_FILES_HELP)
     return ap
 
 
@@ -127,7 +132,7 @@ def _play(t: Tournament, args: argparse.Namespace) -> int:
     results = Results(t)
     print(results.table())
     if args.report:
-        print("leaderboard:", write_report(results, args.report))
+        print("leaderboard:", write_report(results, args.report, show_files=args.show_files))
     return 0
 
 
@@ -189,7 +194,7 @@ def _main(args: argparse.Namespace) -> int:
         return _play(t, args)
     results = Results(args.db)
     print(results.table())
-    print("leaderboard:", write_report(results, args.out, args.reps))
+    print("leaderboard:", write_report(results, args.out, args.reps, show_files=args.show_files))
     return 0
 
 

@@ -1,11 +1,18 @@
 """The tournament as static HTML: a leaderboard page and a replay that needs no kernel.
 
-`leaderboard_html` writes one self-contained page (no network, no external files): the
+`leaderboard_html` writes one self-contained page (no network, no external files), made to be
+read from the back of a room on a 1280x720 projector (no text under 14 px) and by a screen reader
+(headings in order, every chart with a text alternative, named controls, the replay's moves
+announced): the
 standings with each rating's bootstrap interval drawn as an inline SVG error bar, the pairing
 matrix with Wilson intervals, the forfeit log, the rejected submissions, and a replay of every
 game. `replay_html` is the replay alone, a fragment to show in a notebook: the game's records
 are embedded as JSON and a few lines of plain JavaScript step through them, so it works in the
 exported HTML page and offline. Without JavaScript the start position and the moves still show.
+
+Agents appear by their display names (NAME) and games by readable labels ("perfect vs random
+mover, start 2, seats swapped"); the submission files' names show only with `show_files=True`
+(the teacher's `report --show-files`).
 """
 
 from __future__ import annotations
@@ -24,10 +31,13 @@ from .results import Results, Standing
 # repeated here): red = the row agent takes the points, blue = it gives them away.
 RED, BLUE = "#d62728", "#1f77b4"
 
+#: Smallest text on the page, in CSS pixels (readable on a 1280x720 projector, as on the slides).
+MIN_TEXT_PX = 14
 STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em;max-width:70em;color:#222}
+body{font-family:system-ui,sans-serif;font-size:18px;margin:1.5em;max-width:70em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#f3f3f3}td.name,th.name{text-align:left}.small{font-size:.85em;color:#555}
+th{background:#f3f3f3}td.name,th.name{text-align:left}.small{font-size:.85em;color:#444}td .small{color:#222}
+button,select{font:inherit}:focus-visible{outline:3px solid #1f4e8c;outline-offset:2px}
 """
 
 
@@ -40,21 +50,44 @@ def _json_for_script(data: Any) -> str:
     return json.dumps(data, sort_keys=True).replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def ratings_svg(rows: Sequence[Standing], width: int = 560) -> str:
+def game_label(game_id: str, names: dict[str, str], show_files: bool = False) -> str:
+    """A game's id as people read it: "perfect vs random mover, start 2, seats swapped".
+
+    Scheduled games have ids "a~b~start~order" (see `schedule`); any other id is shown as it is.
+    With `show_files`, the raw id follows in brackets.
+    """
+    parts = game_id.split("~")
+    if len(parts) != 4 or not (parts[2].isdigit() and parts[3] in ("0", "1")):
+        return game_id
+    a, b, start, order = parts
+    first, second = (a, b) if order == "0" else (b, a)
+    label = f"{names.get(first, first)} vs {names.get(second, second)}, start {int(start) + 1}"
+    label += ", seats swapped" if order == "1" else ""
+    return label + (f" [{game_id}]" if show_files else "")
+
+
+def ratings_alt(rows: Sequence[Standing]) -> str:
+    """The rating chart in words: each agent's rating and interval, best first."""
+    rated = [s for s in rows if all(math.isfinite(v) for v in (s.rating, s.low, s.high))]
+    said = "; ".join(f"{s.name} {s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]" for s in rated)
+    return f"Dot chart: ratings of {len(rated)} agents with 95% intervals, best first: {said or 'none yet'}"
+
+
+def ratings_svg(rows: Sequence[Standing], width: int = 640) -> str:
     """Each agent's rating as a dot with its interval as a bar (inline SVG, best at the top)."""
     finite = [v for s in rows for v in (s.low, s.high, s.rating) if math.isfinite(v)]
     lo, hi = (min(finite), max(finite)) if finite else (-1.0, 1.0)
     if hi - lo < 1:
         lo, hi = lo - 1, hi + 1
-    pad, left, row_h = 20, 170, 26
-    height = row_h * len(rows) + 40
+    pad, left, row_h = 24, 230, 30
+    height = row_h * len(rows) + 44
 
     def x(v: float) -> float:
         return left + (width - left - pad) * (v - lo) / (hi - lo)
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-        f'aria-label="ratings with 95% intervals" style="font:13px sans-serif">'
+        f'aria-label="{_e(ratings_alt(rows))}" style="font:16px sans-serif">'
     ]
     zero = x(0.0) if lo <= 0 <= hi else None
     if zero is not None:
@@ -75,7 +108,7 @@ def ratings_svg(rows: Sequence[Standing], width: int = 560) -> str:
             f"{s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]</title></circle>"
         )
     for tick in _ticks(lo, hi):
-        parts.append(f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle" fill="#555">{tick:.0f}</text>')
+        parts.append(f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle" fill="#444">{tick:.0f}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -88,15 +121,18 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     return [first + i * step for i in range(int((hi - first) / step) + 1)]
 
 
-def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay") -> str:
+def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay", show_files: bool = False) -> str:
     """A self-contained replay of `records` (pick a game, step through it) as an HTML fragment.
 
     Styles are inline, so the fragment looks the same in a notebook, its exported page and the
-    leaderboard page.
+    leaderboard page; its text is at least 16 px, its controls are named, and each step is
+    announced to a screen reader (a polite live region). Games are listed by readable labels
+    (`game_label`; raw ids too with `show_files`).
     """
+    names = {a: (n or a) for r in records for a, n in zip(r["agents"], r["names"])}
     games = [
         {
-            "id": r["id"],
+            "id": game_label(r["id"], names, show_files),
             "players": [r["names"][s] or r["agents"][s] for s in (0, 1)],
             "moves": r["moves"],
             "movers": r.get("movers", [k % 2 for k in range(len(r["moves"]))]),
@@ -131,17 +167,25 @@ def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay") -> str
   show();
 }})();"""
     moves = ", ".join(json.dumps(m) for m in first["moves"])
-    box = "border:1px solid #ccc;border-radius:6px;padding:.6em;max-width:40em;font-family:sans-serif"
-    pre = "font-family:monospace;font-size:1.1em;background:#fafafa;padding:.5em;margin:.4em 0;white-space:pre"
+    box = (
+        "border:1px solid #ccc;border-radius:6px;padding:.6em;max-width:40em;font-family:sans-serif;"
+        "font-size:16px;color:#222;background:#fff"
+    )
+    pre = "font-family:monospace;font-size:20px;background:#fafafa;padding:.5em;margin:.4em 0;white-space:pre"
+    control = "font-size:16px;padding:.2em .6em"
     return (
-        f'<div class="gk-replay" id="{uid}" style="{box}"><b>{_e(title)}</b> '
-        f'<select data-role="pick">{options}</select><br>'
-        '<button data-role="first">« first</button> <button data-role="back">‹ back</button> '
-        '<button data-role="next">next ›</button> <button data-role="last">last »</button>'
+        f'<div class="gk-replay" id="{uid}" style="{box}" role="group" aria-label="{_e(title)}">'
+        f'<label for="{uid}-pick"><b>{_e(title)}</b></label> '
+        f'<select id="{uid}-pick" data-role="pick" style="{control}">{options}</select><br>'
+        f'<button data-role="first" style="{control}" aria-label="first position">« first</button> '
+        f'<button data-role="back" style="{control}" aria-label="back one move">‹ back</button> '
+        f'<button data-role="next" style="{control}" aria-label="next move">next ›</button> '
+        f'<button data-role="last" style="{control}" aria-label="last position">last »</button>'
         f'<div data-role="players" style="margin-top:.4em">seat 0: {_e(first["players"][0])} — '
         f"seat 1: {_e(first['players'][1])}</div>"
-        f'<pre data-role="board" style="{pre}">{_e(first["shown"][0])}</pre>'
-        f'<div data-role="step">start position; moves: {_e(moves)} — {_e(first["result"])}</div>'
+        f'<pre data-role="board" style="{pre}" aria-label="board">{_e(first["shown"][0])}</pre>'
+        f'<div data-role="step" role="status" aria-live="polite">start position; moves: {_e(moves)} — '
+        f"{_e(first['result'])}</div>"
         f'<script type="application/json" id="{uid}-data">{_json_for_script(games)}</script>'
         f"<script>{script}</script></div>"
     )
@@ -156,26 +200,31 @@ def _result_text(r: dict[str, Any]) -> str:
     return f"{r['names'][r['winner']] or r['agents'][r['winner']]} wins"
 
 
-def leaderboard_html(results: Results, reps: int = 2000) -> str:
-    """The whole leaderboard page as one HTML string (see the module docstring)."""
+def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = False) -> str:
+    """The whole leaderboard page as one HTML string (see the module docstring); agents by their
+    display names, submission files' names only with `show_files`."""
     cfg = results.config
     rows = results.standings(reps)
     lim = cfg["limits"]
     out = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>Class tournament: {_e(cfg['game'])}</title><style>{STYLE}</style></head><body>",
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>Class tournament: {_e(cfg['game'])}</title><style>{STYLE}</style></head><body><main>",
         f"<h1>Class tournament: {_e(cfg['game'])}</h1>",
         f"<p class='small'>{_e(cfg['format'])}, {cfg['starts']} start(s) per pairing"
         + (f" ({cfg['opening']} random opening moves)" if cfg.get("opening") else "")
         + ", each played with the seats "
         f"swapped; seed {cfg['seed']}; {len(results.records)} games; limits: {lim['move_seconds']} s per move "
         f"+ {lim['bank_seconds']} s bank, {lim['startup_seconds']} s start-up, {lim['memory_mb']:.0f} MB.</p>",
-        "<h2>Standings</h2><table><tr><th>#</th><th class='name'>agent</th><th>Elo</th><th>95% interval</th>"
-        "<th>W</th><th>D</th><th>L</th><th>score</th><th>forfeits</th></tr>",
+        "<h2>Standings</h2><table><tr><th scope='col'>#</th><th scope='col' class='name'>agent</th>"
+        "<th scope='col'>Elo</th><th scope='col'>95% interval</th><th scope='col'>W</th><th scope='col'>D</th>"
+        "<th scope='col'>L</th><th scope='col'>score</th><th scope='col'>forfeits</th></tr>",
     ]
     for k, s in enumerate(rows, 1):
         out.append(
-            f"<tr><td>{k}</td><td class='name'>{_e(s.name)} <span class='small'>({_e(s.id)})</span></td>"
+            f"<tr><td>{k}</td><td class='name'>{_e(s.name)}"
+            + (f" <span class='small'>({_e(s.id)})</span>" if show_files else "")
+            + "</td>"
             f"<td>{s.rating:.0f}</td><td>[{s.low:.0f}, {s.high:.0f}]{'*' if s.profiled else ''}</td>"
             f"<td>{s.wins}</td><td>{s.draws}</td>"
             f"<td>{s.losses}</td><td>{s.score:.2f}</td><td>{s.forfeits}</td></tr>"
@@ -192,12 +241,12 @@ def leaderboard_html(results: Results, reps: int = 2000) -> str:
     pairs = results.pairings()
     out.append(
         "<h2>Pairings</h2><p class='small'>Row agent against column agent: wins–draws–losses, "
-        "and the row agent's score with its 95% Wilson interval.</p><table><tr><th></th>"
+        "and the row agent's score with its 95% Wilson interval.</p><table><tr><td></td>"
     )
-    out.extend(f"<th>{_e(results.names[b])}</th>" for b in ids)
+    out.extend(f"<th scope='col'>{_e(results.names[b])}</th>" for b in ids)
     out.append("</tr>")
     for a in ids:
-        out.append(f"<tr><th class='name'>{_e(results.names[a])}</th>")
+        out.append(f"<tr><th scope='row' class='name'>{_e(results.names[a])}</th>")
         for b in ids:
             p = pairs.get((a, b))
             if p is None or not p.games:
@@ -205,7 +254,7 @@ def leaderboard_html(results: Results, reps: int = 2000) -> str:
                 continue
             lo, hi = p.interval()
             shade = RED if p.score > 0.5 else BLUE if p.score < 0.5 else "#999999"
-            alpha = int(40 + 150 * abs(p.score - 0.5) * 2)
+            alpha = int(30 + 90 * abs(p.score - 0.5) * 2)  # light enough for 4.5:1 text contrast
             out.append(
                 f"<td style='background:{shade}{alpha:02x}'>{p.wins}–{p.draws}–{p.losses}<br>"
                 f"<span class='small'>{p.score:.2f} [{lo:.2f}, {hi:.2f}]</span></td>"
@@ -223,7 +272,8 @@ def leaderboard_html(results: Results, reps: int = 2000) -> str:
         for f in forfeits:
             who = results.names.get(f["agent"], f["agent"])
             out.append(
-                f"<tr><td class='name'>{_e(f['game'])}</td><td class='name'>{_e(who)}</td><td>{f['move']}</td>"
+                f"<tr><td class='name'>{_e(game_label(f['game'], results.names, show_files))}</td>"
+                f"<td class='name'>{_e(who)}</td><td>{f['move']}</td>"
                 f"<td class='name'>{_e(f['reason'])}</td><td class='name'>{_e(f['detail'][:300])}</td></tr>"
             )
         out.append("</table>")
@@ -232,10 +282,14 @@ def leaderboard_html(results: Results, reps: int = 2000) -> str:
     rejected = results.rejected()
     if rejected:
         out.append("<h2>Rejected submissions</h2><ul>")
-        out.extend(f"<li><b>{_e(e.id)}</b>: {_e(e.reason[:400])}</li>" for e in rejected)
+        out.extend(
+            f"<li><b>{_e(_entrant_label(e, k, show_files))}</b>: "
+            f"{_e(_without_file(e.reason, e.id, show_files)[:400])}</li>"
+            for k, e in enumerate(rejected, 1)
+        )
         out.append("</ul>")
-    out.append("<h2>Replay</h2>" + replay_html(results.records, "Pick a game:"))
-    out.append("</body></html>")
+    out.append("<h2>Replay</h2>" + replay_html(results.records, "Pick a game:", show_files))
+    out.append("</main></body></html>")
     return "\n".join(out)
 
 
@@ -268,12 +322,28 @@ def _neighbours_html(results: Results, rows: Sequence[Standing]) -> str:
     return "\n".join(lines)
 
 
-def write_report(results: Results, folder: str | Path, reps: int = 2000) -> Path:
-    """leaderboard.html, ratings.json and games/<id>.json in `folder`; returns the page's path."""
+def _entrant_label(entrant: Any, k: int, show_files: bool) -> str:
+    """A submission as the page names it: its NAME, else "submission k"; its file's name only with show_files."""
+    named = bool(entrant.name) and entrant.name != entrant.id
+    label = entrant.name if named else f"submission {k} (no NAME)"
+    return f"{label} ({entrant.id})" if show_files else label
+
+
+def _without_file(text: str, stem: str, show_files: bool) -> str:
+    """`text` with the submission's file name (and its module name) replaced, unless show_files."""
+    if show_files:
+        return text
+    return text.replace(f"gamekit_agent_{stem}", "the submission").replace(stem, "the submission")
+
+
+def write_report(results: Results, folder: str | Path, reps: int = 2000, show_files: bool = False) -> Path:
+    """leaderboard.html, ratings.json and games/<id>.json in `folder`; returns the page's path.
+
+    The page names agents by their display names; `show_files` adds the submission files' names."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     page = out / "leaderboard.html"
-    page.write_text(leaderboard_html(results, reps), encoding="utf-8")
+    page.write_text(leaderboard_html(results, reps, show_files), encoding="utf-8")
     rows = results.standings(reps)
     summary = {
         "config": results.config,

@@ -17,6 +17,7 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from ..arena import GameTable
 from ..stats import Ratings
+from .alt import num, set_alt
 from .colors import BLACK, BLUE, GREY, RED
 
 __all__ = [
@@ -60,6 +61,18 @@ def draw_heat_map(table: GameTable, ax: Any = None, title: str | None = None, ce
     bar = ax.figure.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
     bar.set_label("score (win 1, draw ½)", fontsize=FONT)
     bar.ax.tick_params(labelsize=FONT)
+    pairs = [(score[i, j], i, j) for i in range(n) for j in range(n) if i != j and np.isfinite(score[i, j])]
+    text = f"Heat map ({ax.get_title()}): {n} agents, each cell the row agent's {what} against the column agent"
+    if pairs:
+        best, i, j = max(pairs)
+        text += f"; the highest score is {best:.2f}, {table.agents[i]} against {table.agents[j]}"
+    rows = [
+        [table.agents[i], table.agents[j], table.wins[i][j], table.draws[i][j], table.losses[i][j], score[i, j]]
+        for i in range(n)
+        for j in range(n)
+        if i != j
+    ]
+    set_alt(ax, text, (["agent", "opponent", "wins", "draws", "losses", "score"], rows))
     return ax.figure
 
 
@@ -85,6 +98,8 @@ def draw_ratings(ratings: Mapping[str, Ratings | Mapping[str, float]], fig: Any 
         ax.set_yticks(range(len(order)), order, fontsize=FONT)
         ax.set_title(game, fontsize=FONT + 1)
         ax.axvline(0, color=BLACK, lw=0.8)
+        said = ", ".join(f"{a} {num(round(values[a]))}" for a in reversed(order))
+        set_alt(ax, f"Bar chart ({game}): ratings of {len(order)} agents on the Elo scale, strongest first: {said}")
         ax.tick_params(axis="x", labelsize=FONT)
     for ax in axes[k:]:
         ax.set_visible(False)
@@ -107,6 +122,7 @@ def draw_ratings_by_seed(
     if sort:
         agents.sort(key=mean.__getitem__)
     cmap = plt.get_cmap("viridis", len(per_seed))
+    markers = "os^Dv<>ph*"  # never colour alone: each run its own marker
     width = 0.6
     for k, r in enumerate(per_seed):
         y = np.arange(len(agents)) + (k - (len(per_seed) - 1) / 2) * width / max(1, len(per_seed) - 1)
@@ -114,9 +130,11 @@ def draw_ratings_by_seed(
         if r.low is not None:
             lo = x - np.array([r.interval(a)[0] for a in agents])
             hi = np.array([r.interval(a)[1] for a in agents]) - x
-            ax.errorbar(x, y, xerr=[lo, hi], fmt="o", color=cmap(k), ms=5, lw=1.2, capsize=2, label=labels[k])
+            ax.errorbar(
+                x, y, xerr=[lo, hi], fmt=markers[k % 10], color=cmap(k), ms=5, lw=1.2, capsize=2, label=labels[k]
+            )
         else:
-            ax.plot(x, y, "o", color=cmap(k), label=labels[k])
+            ax.plot(x, y, markers[k % 10], color=cmap(k), label=labels[k])
     ax.set_yticks(range(len(agents)), agents, fontsize=FONT)
     ax.tick_params(axis="x", labelsize=FONT)
     ax.axvline(0, color=GREY, lw=0.8)
@@ -124,6 +142,15 @@ def draw_ratings_by_seed(
     ax.set_title(title, fontsize=FONT + 1)
     ax.legend(fontsize=FONT - 1, loc="lower right", ncol=1, framealpha=0.9)
     ax.grid(True, axis="x", color=GREY, lw=0.4)
+    said = "; ".join(
+        f"{a}: {' to '.join(num(round(v)) for v in sorted({min(r[a] for r in per_seed), max(r[a] for r in per_seed)}))}"
+        for a in reversed(agents)
+    )
+    set_alt(
+        ax,
+        f"Scatter plot{f' ({title})' if title else ''}: ratings of {len(agents)} agents in {len(per_seed)} runs, "
+        f"one marker per run; range over the runs, strongest first: {said}",
+    )
     return ax.figure
 
 
@@ -152,6 +179,8 @@ def draw_time_vs_strength(
     ax.set_title(f"{table.game}: cost against strength", fontsize=FONT + 1)
     ax.grid(True, which="major", color=GREY, lw=0.4)
     _place_labels(ax, names, xs, ys)
+    said = "; ".join(f"{a} {x:.3g} ms, rating {num(round(y))}" for a, x, y in zip(names, xs, ys))
+    set_alt(ax, f"Scatter plot ({ax.get_title()}): milliseconds per move against rating, {len(names)} agents: {said}")
     return ax.figure
 
 
@@ -184,6 +213,19 @@ def draw_rate_curve(
     ax.set_ylabel(ylabel, fontsize=FONT)
     ax.set_title(title, fontsize=FONT)
     ax.tick_params(labelsize=FONT)
+    said = "; ".join(
+        f"{num(x)}: {r:.0%} [{lo:.0%}, {hi:.0%}]" + (f" ({note})" if note else "")
+        for x, r, (lo, hi), note in zip(xs, rates, bounds, list(notes or []) + [""] * len(xs))
+    )
+    set_alt(
+        ax,
+        f"Line chart{f' ({title})' if title else ''}: {ylabel} against {xlabel or 'x'} "
+        f"with 95% Wilson intervals: {said}",
+        (
+            [xlabel or "x", "wins", "games", ylabel, "low", "high"],
+            [[x, k, n, r, lo, hi] for x, (k, n), r, (lo, hi) in zip(xs, counts, rates, bounds)],
+        ),
+    )
     return ax.figure
 
 

@@ -18,7 +18,8 @@ import ipywidgets as widgets
 from ..mcts import MCTS, Node
 from ..protocol import Game
 from ..solve import solve
-from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .alt import figure_metadata, set_alt
+from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
 __all__ = [
@@ -140,7 +141,8 @@ def draw_tree(
     for a, b in g.edges:
         (x0, y0), (x1, y1) = pos[a], pos[b]
         col = edge_colour(values, game, g.nodes[a]["state"], g.nodes[b]["state"]) if exact else BLACK
-        ax.plot([x0, x1], [y0, y1], color=col, lw=2, zorder=1)
+        style = EDGE_STYLE.get({RED: "red", BLUE: "blue", BLACK: "black"}.get(col, ""), "solid") if exact else "solid"
+        ax.plot([x0, x1], [y0, y1], color=col, ls=style, lw=2, zorder=1)
         ax.text(
             0.35 * x0 + 0.65 * x1,
             0.35 * y0 + 0.65 * y1,
@@ -181,7 +183,22 @@ def draw_tree(
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=14)
-    return ax
+    children = [b for a, b in g.edges if a == ()]
+    kinds = {RED: "winning move", BLUE: "losing move", BLACK: "no forced win"}
+
+    def child_words(b: Any) -> str:
+        d = g.nodes[b]
+        words = f"{label(d['state'])} {d['score']:g}/{d['visits']}"
+        if exact:
+            words += f" ({kinds.get(edge_colour(values, game, root.state, d['state']), 'unknown')})"
+        return words
+
+    said = ", ".join(child_words(b) for b in children)
+    return set_alt(
+        ax,
+        f"Tree{f' ({title})' if title else ''}: MCTS search tree from {label(root.state)}, {g.number_of_nodes()} nodes "
+        f"shown, {root.visits} visits at the root; children (wins/visits): {said or 'none yet'}",
+    )
 
 
 def plot_estimates(
@@ -370,9 +387,9 @@ class MCTSStepper(SnapshotWidget):
         if self._quiet:
             return
         node = self.path[0] if self.path else self.search.root
-        self.info.value = f"<div>{self.explanation}</div><div>children of the root:</div>" + stats_html(
-            self.search, node
-        )
+        self.info.value = (
+            f"<div role='status' aria-live='polite'>{self.explanation}</div><div>children of the root:</div>"
+        ) + stats_html(self.search, node)
         self.out.clear_output(wait=True)
         with self.out:
             display_figure(self.figure())
@@ -386,7 +403,7 @@ def display_figure(fig) -> None:
     import matplotlib.pyplot as plt
     from IPython.display import display
 
-    display(fig)
+    display(fig, metadata=figure_metadata(fig))
     plt.close(fig)
 
 
@@ -493,8 +510,12 @@ class MCTSPlay(SnapshotWidget):
 
     def refresh(self) -> None:
         if self.is_board:
-            for b, c in zip(self.buttons, self.state):
+            for i, (b, c) in enumerate(zip(self.buttons, self.state)):
                 b.description = " " if c == "." else c
+                b.tooltip = f"square {i}, {'empty' if c == '.' else c}"  # its name for a screen reader
+        else:
+            for b, m in zip(self.buttons, self.move_of):
+                b.tooltip = f"subtract {m}"
         self.board.value = self.board_html()
         if self.search is not None:
             self.table.value = "<div>MCTS's last search (values for MCTS):</div>" + stats_html(

@@ -27,10 +27,12 @@ from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
 from ..protocol import Game, Move, State, Winner, check_bool, check_game, check_int, check_player, is_int
 from ..solve import best_moves, move_values, solve
-from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .alt import set_alt
+from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget, figure_png
 
 __all__ = [
+    "nim_position_words",
     "GNimMatch",
     "GNimPlay",
     "NimMatch",
@@ -118,7 +120,8 @@ def draw_game_tree(
         if values is None and thick:
             colour = BLACK
         (x0, y0), (x1, y1) = pos[u], pos[v]
-        ax.plot([x0, x1], [y0, y1], color=colour, lw=4.0 if thick else 1.4, zorder=1)
+        style = EDGE_STYLE[{RED: "red", BLUE: "blue"}.get(colour, "black")] if values is not None else "solid"
+        ax.plot([x0, x1], [y0, y1], color=colour, ls=style, lw=4.0 if thick else 1.4, zorder=1)
         ax.text(
             (x0 + x1) / 2,
             (y0 + y1) / 2,
@@ -164,6 +167,18 @@ def draw_game_tree(
     ax.axis("off")
     ax.margins(0.03, 0.1)
     fig.tight_layout()
+    leaves = [d for _, d in tree.nodes(data=True) if d["terminal"]]
+    wins = [game.utility(d["state"], 0) for d in leaves]
+    text = (
+        f"Tree ({ax.get_title()}): {tree.number_of_nodes()} nodes, {len(leaves)} leaves; "
+        f"P1 wins at {sum(u > 0 for u in wins)}, P2 at {sum(u < 0 for u in wins)}, draws at {sum(u == 0 for u in wins)}"
+    )
+    if values is not None:
+        text += f"; the start is worth {values[tree.nodes[()]['state']]:+g} for P1 with best play"
+        text += "; edges: red solid = winning move, blue dashed = win given away, black dotted = no forced win"
+    if len(highlight):
+        text += f"; highlighted line: {', '.join(map(str, highlight))}"
+    set_alt(ax, text)
     return fig
 
 
@@ -287,18 +302,29 @@ def draw_nim(match: NimMatch, ax=None, hints: bool = True):
             take = size - j
             v = mv.get((row + 1, take))
             colour = GREY if v is None else RED if v > 0 else BLUE
-            ax.plot([j, j], [y - 0.3, y + 0.3], color=colour, lw=7, solid_capstyle="round")
+            style = "solid" if v is None or v > 0 else (0, (0.6, 0.9))  # losing sticks dotted: never colour alone
+            ax.plot([j, j], [y - 0.3, y + 0.3], color=colour, lw=7, ls=style, solid_capstyle="round")
     if match.over:
         status = f"game over: {match.winner_name} won"
     elif hints:
-        status = f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, blue loses"
+        status = f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, blue (dotted) loses"
     else:
         status = "your move: choose a pile and how many sticks to take"
     ax.set_title(status + (" (misère)" if match.game.misere else ""), fontsize=FONT)
     ax.set_xlim(-3.5, max(max(piles), 1) + 0.5)
     ax.set_ylim(0.3, len(piles) + 0.7)
     ax.axis("off")
+    text = f"Board: Nim, {nim_position_words(piles)}; {status}"
+    winning = [f"take {t} from pile {p}" for (p, t), v in sorted(mv.items()) if v > 0]
+    if mv:
+        text += f"; winning moves for you: {', '.join(winning) if winning else 'none'}"
+    set_alt(ax, text)
     return fig
+
+
+def nim_position_words(piles: Sequence[int]) -> str:
+    """Nim piles in words: "pile 1: 3 sticks, pile 2: 5 sticks, pile 3: 7 sticks"."""
+    return ", ".join(f"pile {k}: {n} stick{'s' if n != 1 else ''}" for k, n in enumerate(piles, 1))
 
 
 class NimPlay(SnapshotWidget):
@@ -344,7 +370,8 @@ class NimPlay(SnapshotWidget):
             won = self.model.winner == self.model.human
             self.say(f"Game over: {self.model.winner_name} won.", "good" if won else "info")
         else:
-            self.say(f"The computer took {last[2]} from pile {last[1]}.")
+            now = nim_position_words(self.model.state.piles)
+            self.say(f"The computer took {last[2]} from pile {last[1]}. Now {now}: your move.")
         self.refresh()
 
     def on_new(self) -> None:
@@ -369,7 +396,8 @@ class NimPlay(SnapshotWidget):
 
     def refresh(self) -> None:
         self.table.value = self.table_html()
-        self.board.value = base64.b64decode(figure_png(draw_nim(self.model, hints=self.hints.value)))
+        fig = draw_nim(self.model, hints=self.hints.value)
+        self.board.value = base64.b64decode(figure_png(fig))
 
     def snapshot(self):
         return draw_nim(self.model, hints=self.hints.value)
@@ -536,6 +564,15 @@ def draw_gnim(match: GNimMatch, hints: bool = False, ax=None):
         status = "your move" if match.your_turn else f"{match.name} to move"
     ax.set_title(f"{s.board} stone{'s' if s.board != 1 else ''} left · {status}", fontsize=FONT + 1)
     ax.axis("off")
+    budgets = "; ".join(
+        f"{PLAYER[p]} ({'you' if p == match.human else match.name}) may take "
+        + ", ".join(
+            f"{t} ({_uses(u)} times{', ' + _value_word(mv[t]) if p == match.human and t in mv else ''})"
+            for t, u in s.budgets[p]
+        )
+        for p in (0, 1)
+    )
+    set_alt(ax, f"Board: generalised Nim, {ax.get_title()}; {budgets}")
     return fig
 
 
@@ -603,7 +640,8 @@ class GNimPlay(SnapshotWidget):
 
     def refresh(self) -> None:
         self.log.value = self.log_html()
-        self.board.value = base64.b64decode(figure_png(self.snapshot()))
+        fig = self.snapshot()
+        self.board.value = base64.b64decode(figure_png(fig))
 
     def snapshot(self):
         return draw_gnim(self.model, hints=self.hints.value)

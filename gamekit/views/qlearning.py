@@ -15,6 +15,7 @@ from matplotlib.colors import LinearSegmentedColormap
 from ..games.nim import Nim, NimState, is_p_position, parse_piles
 from ..qlearning import QLearner, TrainingResult
 from ..sources.q_nim import sorted_piles, source_pole_position
+from .alt import num, set_alt
 from .colors import BLACK, BLUE, GREY, RED
 from .nim import NimMatch
 from .widgets import SnapshotWidget
@@ -45,11 +46,14 @@ def plot_learning_curves(results: Mapping[str, TrainingResult], ax=None, title: 
     fig = ax.figure if ax is not None else plt.figure(figsize=(11, 4.8))
     ax = ax or fig.add_subplot(111)
     colours = SERIES_COLOURS
-    for (name, res), colour in zip(results.items(), colours):
+    styles = ["-", "--", ":", "-."]  # never colour alone: each line its own style
+    finals = []
+    for k, ((name, res), colour) in enumerate(zip(results.items(), colours)):
         if not res.curve:
             raise ValueError(f"{name!r} has no learning curve: train it with record_every > 0")
         x, y = zip(*res.curve)
-        ax.plot(x, np.array(y) / res.positions, color=colour, lw=2, label=name)
+        ax.plot(x, np.array(y) / res.positions, color=colour, ls=styles[k % 4], lw=2, label=name)
+        finals.append(f"{name} ends at {y[-1] / res.positions:.0%} after {num(x[-1])} episodes")
     ax.set_xlabel("self-play episodes")
     ax.set_ylabel("share of winning positions\nwhere the greedy move wins")
     ax.set_ylim(-0.02, 1.04)
@@ -57,6 +61,11 @@ def plot_learning_curves(results: Mapping[str, TrainingResult], ax=None, title: 
     ax.legend(fontsize=12, loc="center right")
     if title:
         ax.set_title(title, fontsize=14)
+    set_alt(
+        ax,
+        f"Line chart{f' ({title})' if title else ''}: share of winning positions where the greedy move wins, "
+        f"against self-play episodes, {len(finals)} lines: " + "; ".join(finals),
+    )
     return fig
 
 
@@ -87,6 +96,8 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
     axes: list[Any] = list(np.atleast_1d(np.asarray(grid, dtype=object)))
     for a, ax in enumerate(axes):
         im = ax.imshow(V[a].T, origin="lower", cmap=VALUE_CMAP, vmin=-top, vmax=top, aspect="auto")
+        for b, c in zip(*np.nonzero(V[a] < 0)):  # never colour alone: negative values are hatched
+            ax.add_patch(plt.Rectangle((b - 0.5, c - 0.5), 1, 1, fill=False, hatch="//", lw=0, edgecolor="#00000066"))
         for b in range(V.shape[1]):
             for c in range(V.shape[2]):
                 if (a, b, c) != (0, 0, 0) and is_p_position((a, b, c), misere):
@@ -96,9 +107,20 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
         ax.set_xticks(range(V.shape[1]))
         ax.set_yticks(range(V.shape[2]))
     axes[0].set_ylabel("third pile")
-    fig.colorbar(im, ax=list(axes), shrink=0.85, label="best Q-value for the mover")
+    fig.colorbar(im, ax=list(axes), shrink=0.85, label="best Q-value for the mover (< 0 hatched)")
     if title:
         fig.suptitle(title, fontsize=15, y=1.03)
+    known = V[~np.isnan(V)]
+    p_count = sum(1 for idx in np.ndindex(V.shape) if any(idx) and is_p_position(tuple(int(x) for x in idx), misere))
+    low = np.unravel_index(np.nanargmin(V), V.shape)
+    set_alt(
+        fig,
+        f"Heat map{f' ({title})' if title else ''}: the best Q-value of the mover in every position of "
+        f"{V.shape[0] - 1}-{V.shape[1] - 1}-{V.shape[2] - 1} Nim, {n} panels by the first pile; values from "
+        f"{num(float(known.min()))} (red and hatched where below 0: the mover expects to lose) to "
+        f"{num(float(known.max()))} (blue); {int((known < 0).sum())} positions below 0; "
+        f"lowest at {tuple(int(x) for x in low)}; {p_count} exact P-positions marked with a white dot",
+    )
     return fig
 
 
@@ -110,13 +132,36 @@ def plot_q_values(learner: QLearner, state: NimState, ax=None, title: str = ""):
     fig = ax.figure if ax is not None else plt.figure(figsize=(11, 4.4))
     ax = ax or fig.add_subplot(111)
     labels = [f"{i + 1}:{t}" for i, t in qs]
-    ax.bar(range(len(qs)), list(qs.values()), color=[RED if m in wins else BLUE for m in qs])
+    ax.bar(
+        range(len(qs)),
+        list(qs.values()),
+        color=[RED if m in wins else BLUE for m in qs],
+        hatch=None,
+        edgecolor="white",
+    )
+    for bar, m in zip(ax.patches, qs):  # never colour alone: moves that do not win are hatched
+        if m not in wins:
+            bar.set_hatch("//")
     ax.axhline(0, color=BLACK, lw=0.8)
     ax.set_xticks(range(len(qs)))
     ax.set_xticklabels(labels, fontsize=12, rotation=90 if len(qs) > 16 else 0)
-    ax.set_xlabel("move  pile:take  (red = winning move by the exact rule)")
+    ax.set_xlabel("move  pile:take  (red = winning move by the exact rule, hatched = not)")
     ax.set_ylabel("Q-value")
     ax.set_title(title or f"Q-values in {list(state.piles)}", fontsize=14)
+    best = max(qs, key=lambda m: qs[m]) if qs else None
+    text = f"Bar chart ({ax.get_title()}): the Q-value of each of {len(qs)} moves"
+    if best is not None:
+        text += f"; highest {num(qs[best])} for {best[0] + 1}:{best[1]}"
+        text += f" ({'a winning move' if best in wins else 'not a winning move'})"
+    text += f"; winning moves by the exact rule: {', '.join(f'{i + 1}:{t}' for i, t in qs if (i, t) in wins) or 'none'}"
+    set_alt(
+        ax,
+        text,
+        (
+            ["move (pile:take)", "Q-value", "wins by the exact rule"],
+            [[f"{i + 1}:{t}", q, (i, t) in wins] for (i, t), q in qs.items()],
+        ),
+    )
     return fig
 
 
@@ -293,5 +338,20 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
         "P-positions of misère Nim: filled = on the source's list, hollow = missing, x = listed but wrong",
         fontsize=14,
         y=1.04,
+    )
+    found: dict[str, list[str]] = {"listed": [], "missing": [], "wrong": []}
+    for p in np.ndindex(*(t + 1 for t in top)):
+        if not any(p):
+            continue
+        exact, listed = is_p_position(p, misere), source_pole_position(p)
+        key = "listed" if exact and listed else "missing" if exact else "wrong" if listed else None
+        if key:
+            found[key].append(str(tuple(int(x) for x in p)))
+    set_alt(
+        fig,
+        f"Scatter plot: the P-positions of misère Nim below {list(top)}, one panel per first pile: "
+        f"{len(found['listed'])} on the source's list (filled circles), {len(found['missing'])} missing from it "
+        f"(hollow circles: {', '.join(found['missing']) or 'none'}), {len(found['wrong'])} listed but not "
+        f"P-positions (crosses: {', '.join(found['wrong']) or 'none'})",
     )
     return fig

@@ -44,7 +44,8 @@ from ..games.subtraction import SOURCE_MOVES, SubtractionGame, SubtractionState,
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
 from ..protocol import IllegalMoveError, Winner, check_bool, check_int, check_name, check_probability, is_int
-from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
+from .alt import set_alt
+from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, NODE_SHAPE, RED
 from .style import FONT, TITLE, readable
 from .widgets import SnapshotWidget
 
@@ -157,17 +158,22 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
     nodes = list(node_colour)
     size = 750  # a circle around a two- or three-digit label at FONT points
     common = dict(ax=ax, arrows=True, arrowstyle="-|>", arrowsize=12, node_size=size, connectionstyle="arc3,rad=0.25")
-    nx.draw_networkx_edges(g, pos, edgelist=other, edge_color=GREY, width=0.7, alpha=0.8, **common)
-    nx.draw_networkx_edges(g, pos, edgelist=win, edge_color=RED, width=1.3, alpha=0.7, **common)
-    nx.draw_networkx_nodes(
-        g,
-        pos,
-        nodelist=nodes,
-        node_color=[COLOUR[node_colour[n]] for n in nodes],
-        node_size=size,
-        ax=ax,
-        edgecolors="white",
-    )
+    # never colour alone: winning edges solid and thicker, the others dotted; red numbers are
+    # squares, blue ones circles
+    nx.draw_networkx_edges(g, pos, edgelist=other, edge_color=GREY, width=0.7, alpha=0.8, style="dotted", **common)
+    nx.draw_networkx_edges(g, pos, edgelist=win, edge_color=RED, width=1.6, alpha=0.7, **common)
+    for colour in ("red", "blue"):
+        group = [n for n in nodes if node_colour[n] == colour]
+        nx.draw_networkx_nodes(
+            g,
+            pos,
+            nodelist=group,
+            node_color=[COLOUR[colour]] * len(group),
+            node_shape=NODE_SHAPE[colour],
+            node_size=size,
+            ax=ax,
+            edgecolors="white",
+        )
     nx.draw_networkx_labels(
         g,
         pos,
@@ -186,8 +192,8 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
         ax.spines[side].set_visible(False)
     ax.legend(
         handles=[
-            Line2D([], [], marker="o", ls="", color=RED, label="red: produce it"),
-            Line2D([], [], marker="o", ls="", color=BLUE, label="blue: avoid it"),
+            Line2D([], [], marker=NODE_SHAPE["red"], ls="", color=RED, label="red: produce it"),
+            Line2D([], [], marker=NODE_SHAPE["blue"], ls="", color=BLUE, label="blue: avoid it"),
             Line2D([], [], color=RED, alpha=0.7, label="move to a red number"),
         ],
         loc="upper left",
@@ -229,7 +235,17 @@ def draw_number_graph(
     _draw_graph(
         g, pos, colours, ax, title or f"Numbers 0..{N}, moves {name}: red and blue", period, edge_filter=keep[edges]
     )
-    return ax
+    return set_alt(ax, _numbers_alt("Graph", ax.get_title(), colours, period))
+
+
+def _numbers_alt(kind: str, title: str, colours: dict, period: int) -> str:
+    red = [n for n in sorted(colours) if colours[n] == "red"]
+    blue = [n for n in sorted(colours) if colours[n] == "blue"]
+    return (
+        f"{kind} ({title}): numbers on a grid of {period} columns (n mod {period}); "
+        f"{len(red)} red numbers (squares, produce them): {', '.join(map(str, red)) or 'none'}; "
+        f"{len(blue)} blue numbers (circles, avoid them): {', '.join(map(str, blue)) or 'none'}"
+    )
 
 
 def backward_labels(moves: Iterable[int] = SOURCE_MOVES, N: int = 22, steps: int = 1) -> dict[int, tuple[str, int]]:
@@ -296,7 +312,7 @@ def draw_backward_step(
         period,
         edge_filter=justifies,
     )
-    return ax
+    return set_alt(ax, _numbers_alt("Graph", ax.get_title(), {n: c for n, (c, _) in labels.items()}, period))
 
 
 # --------------------------------------------------------------------------------------
@@ -432,6 +448,7 @@ def draw_course(
             pos,
             edgelist=edges,
             edge_color=COLOUR[colour],
+            style=EDGE_STYLE[colour],
             width=2.5,
             arrows=True,
             arrowstyle="-|>",
@@ -440,16 +457,19 @@ def draw_course(
             ax=ax,
         )
     nodes = list(g.nodes)
-    nx.draw_networkx_nodes(
-        g,
-        pos,
-        nodelist=nodes,
-        node_color=[face[g.nodes[n]["colour"]] for n in nodes],
-        edgecolors=BLACK,
-        linewidths=0.8,
-        node_size=size,
-        ax=ax,
-    )
+    for colour in ("red", "blue", "end"):  # red numbers squares, blue ones circles (never colour alone)
+        group = [n for n in nodes if g.nodes[n]["colour"] == colour]
+        nx.draw_networkx_nodes(
+            g,
+            pos,
+            nodelist=group,
+            node_color=[face[colour]] * len(group),
+            node_shape=NODE_SHAPE.get(colour, "o"),
+            edgecolors=BLACK,
+            linewidths=0.8,
+            node_size=size,
+            ax=ax,
+        )
     nx.draw_networkx_labels(g, pos, labels={n: str(n) for n in nodes}, font_size=FONT, ax=ax)
     ax.set_xlim(-0.45, 1.45)
     ax.set_ylim(-rows + 0.4, 1.2)
@@ -467,16 +487,29 @@ def draw_course(
             fontsize=FONT,
             frameon=False,
         )
-    return ax
+    steps = []
+    for u, v, data in sorted(g.edges(data=True), key=lambda e: g.nodes[e[0]]["step"]):
+        who = names[g.nodes[v]["player"]]
+        steps.append(f"{u} to {v} ({who}, {EDGE_WORDS[data['colour']]})")
+    said = "; ".join(steps) if steps else f"only the start, {min(g.nodes, key=lambda n: g.nodes[n]['step'])}"
+    return set_alt(ax, f"Graph{f' ({title})' if title else ''}: the course of one game, {len(g.edges)} moves: {said}")
+
+
+#: What each edge colour of a course graph means (for legends and alt texts).
+EDGE_WORDS = {
+    "red": "winning move, red solid",
+    "blue": "win given away, blue dashed",
+    "black": "no win possible, black dotted",
+}
 
 
 def course_legend_handles() -> list[Line2D]:
     """The legend entries of a course graph's edge colours (for one legend under several courses:
     `fig.legend(handles=course_legend_handles(), ncol=3, ...)`)."""
     return [
-        Line2D([], [], color=RED, lw=2.5, label="winning move"),
-        Line2D([], [], color=BLUE, lw=2.5, label="win given away"),
-        Line2D([], [], color=BLACK, lw=2.5, label="no win possible"),
+        Line2D([], [], color=RED, lw=2.5, ls=EDGE_STYLE["red"], label="winning move"),
+        Line2D([], [], color=BLUE, lw=2.5, ls=EDGE_STYLE["blue"], label="win given away"),
+        Line2D([], [], color=BLACK, lw=2.5, ls=EDGE_STYLE["black"], label="no win possible"),
     ]
 
 
@@ -826,6 +859,7 @@ class SubtractionPlay(SnapshotWidget):
         text = f"You subtracted {d}."
         if not self.over:
             text += f" The computer subtracted {self._computer_moves()}."
+        text += f" Game over at {self.n}: {self.winner_name} won." if self.over else f" Now at {self.n}: your move."
         self.say(text, "info")
         self._refresh()
         return True
@@ -849,7 +883,10 @@ class SubtractionPlay(SnapshotWidget):
 
     def _refresh(self) -> None:
         self.status.value = self.status_text()
-        self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
+        for d, button in zip(self.moves, self.move_buttons):  # names for a screen reader
+            button.tooltip = f"subtract {d}" + (f" (from {self.n} to {self.n - d})" if not self.over else "")
+        fig = self.snapshot()
+        self.image.value = _png(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(5, min(6.5, 1.9 + 0.45 * len(self.course))))
@@ -911,7 +948,8 @@ class NumberGraphExplorer(SnapshotWidget):
         return True
 
     def _refresh(self) -> None:
-        self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
+        fig = self.snapshot()
+        self.image.value = _png(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         ax = draw_number_graph(self.N, self.moves)
@@ -981,7 +1019,8 @@ class MixedRateExplorer(SnapshotWidget):
             f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
             "against the random strategy (seats alternate, starts 20..50)"
         )
-        self.image.value = _png(self.snapshot(), self.IMAGE_DPI)
+        fig = self.snapshot()
+        self.image.value = _png(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(10, 5))

@@ -17,6 +17,7 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from ..games.tictactoe import EMPTY, O, TicTacToe, X, board_text, winning_line, winning_mark
 from ..protocol import IllegalMoveError
+from .alt import num, set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .style import readable
 from .widgets import SnapshotWidget
@@ -24,6 +25,7 @@ from .widgets import SnapshotWidget
 __all__ = [
     "board_html",
     "board_strip",
+    "board_words",
     "BoardView",
     "counting_hints",
     "draw_board",
@@ -87,6 +89,26 @@ def board_html(board: Sequence[str], notes: Mapping[int, str] | None = None) -> 
     return "<table style='border-collapse:collapse'>" + "".join(rows) + "</table>"
 
 
+def board_words(board: Sequence[str]) -> str:
+    """The position in words (squares numbered 0-8, row by row), for alt texts and screen readers:
+    "X on 0, 4; O on 8; empty: 1, 2, 3, 5, 6, 7; O to move"."""
+
+    def squares(mark: str) -> str:
+        found = [str(i) for i, c in enumerate(board) if c == mark]
+        return ", ".join(found) if found else "none"
+
+    parts = [f"X on {squares(X)}", f"O on {squares(O)}", f"empty: {squares(EMPTY)}"]
+    mark = winning_mark(tuple(board))
+    if mark is not None:
+        line = winning_line(board) or ()
+        parts.append(f"{mark} wins with the line {', '.join(map(str, line))}")
+    elif EMPTY not in board:
+        parts.append("draw")
+    else:
+        parts.append(f"{X if board.count(X) == board.count(O) else O} to move")
+    return "; ".join(parts)
+
+
 def draw_board(
     board: Sequence[str],
     ax=None,
@@ -128,7 +150,12 @@ def draw_board(
         )
     if title:
         ax.set_title(title, fontsize=14)
-    return ax
+    words = board_words(board)
+    if mark_square is not None:
+        words += f"; square {mark_square} framed"
+    if notes:
+        words += "; notes: " + "; ".join(f"square {i}: {' '.join(str(t).split())}" for i, t in sorted(notes.items()))
+    return set_alt(ax, f"Board{f' ({title})' if title else ''}: TicTacToe, {words}")
 
 
 def heat_map(
@@ -146,7 +173,12 @@ def heat_map(
         _, ax = plt.subplots(figsize=(7, 7))
     fill = {i: cmap((v - vmin) / (vmax - vmin) if vmax > vmin else 0.5) for i, v in values.items()}
     draw_board(board, ax=ax, title=title, notes=labels, fill=fill)
-    return ax
+    shown = ", ".join(f"square {i}: {num(v)}" for i, v in sorted(values.items()))
+    low = min(values, key=lambda i: values[i]) if values else None
+    text = f"Heat map{f' ({title})' if title else ''} on a TicTacToe board, {board_words(board)}; values {shown}"
+    if low is not None:
+        text += f"; lowest (reddest) at square {low}"
+    return set_alt(ax, text, (["square", "value"], sorted(values.items())))
 
 
 def board_strip(
@@ -173,7 +205,8 @@ def board_strip(
     if title:
         fig.suptitle(title, fontsize=15)
     fig.tight_layout()
-    return fig
+    steps = [f"{captions[k] + ': ' if captions else ''}{board_words(b)}" for k, b in enumerate(boards)]
+    return set_alt(fig, f"Board strip{f' ({title})' if title else ''}: {n} TicTacToe boards. " + ". ".join(steps))
 
 
 def line_boards(game, line: Sequence[int], state=None) -> list:
@@ -194,9 +227,12 @@ def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | 
     xs = [by_length[n].p0_wins for n in lengths]
     os_ = [by_length[n].p1_wins for n in lengths]
     ds = [by_length[n].draws for n in lengths]
-    ax.bar(lengths, xs, color=RED, label="X wins")
-    ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins")
-    ax.bar(lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws")
+    # never colour alone: O wins hatched, draws dotted
+    ax.bar(lengths, xs, color=RED, label="X wins", edgecolor="white")
+    ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins", hatch="//", edgecolor="white")
+    ax.bar(
+        lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws", hatch="..", edgecolor="#555"
+    )
     for n, a, b, c in zip(lengths, xs, os_, ds):
         ax.text(n, a + b + c, f"{a + b + c:,}", ha="center", va="bottom", fontsize=14)
     ax.set_xlabel("number of moves in the game")
@@ -205,7 +241,14 @@ def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | 
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
-    return readable(ax)
+    totals = {n: a + b + c for n, a, b, c in zip(lengths, xs, os_, ds)}
+    most = max(totals, key=lambda n: totals[n]) if totals else None
+    text = f"Bar chart{f' ({title})' if title else ''}: {num(sum(totals.values()))} games of TicTacToe by length"
+    if most is not None:
+        text += f"; most end after {most} moves ({num(totals[most])})"
+        text += f"; in all {num(sum(xs))} X wins (red), {num(sum(os_))} O wins (blue, hatched), {num(sum(ds))} draws"
+    table = (["moves", "X wins", "O wins", "draws"], [[n, a, b, c] for n, a, b, c in zip(lengths, xs, os_, ds)])
+    return set_alt(readable(ax), text, table)
 
 
 PlayerFactory = Callable[[], Callable]
@@ -246,6 +289,11 @@ class TicTacToePlay(SnapshotWidget):
     its square and the value colours the square (lowest red, highest blue, as in `heat_map`).
     Clicking an occupied square, or any square after the game ended, shows a message and
     changes nothing.
+
+    From the keyboard: Tab reaches every square (a button named by its state, "square 4,
+    empty") and Enter plays it; or type a square's number (0-8) into the "play square" box and
+    press Enter. Each move is announced in a live region ("You played square 4 (X). perfect
+    played square 0 (O). X to move: your turn.").
     """
 
     def __init__(
@@ -280,6 +328,14 @@ class TicTacToePlay(SnapshotWidget):
         self.seat.style.button_width = "48px"
         self.hints = widgets.Checkbox(value=hints, description="show hints", indent=False)
         self.new_button = widgets.Button(description="new game")
+        self.square_box = widgets.Text(
+            description="play square",
+            placeholder="0-8, then Enter",
+            continuous_update=False,
+            style=wide,
+            layout=widgets.Layout(width="250px"),
+        )
+        self.square_box.observe(lambda change: self._typed(change["new"]), names="value")
         self.squares = [
             widgets.Button(
                 layout=widgets.Layout(
@@ -310,7 +366,8 @@ class TicTacToePlay(SnapshotWidget):
             ),
         )
         controls = widgets.VBox(
-            [self.opponent, self.seat, self.hints, self.new_button], layout=widgets.Layout(margin="0 0 0 16px")
+            [self.square_box, self.opponent, self.seat, self.hints, self.new_button],
+            layout=widgets.Layout(margin="0 0 0 16px"),
         )
         self.root = widgets.VBox([widgets.HBox([self.board, controls]), self.message])
         self.new_game()
@@ -327,6 +384,16 @@ class TicTacToePlay(SnapshotWidget):
         self._computer_moves(f"New game: you play {self.seat.value} against {self.opponent.value}.")
         self._refresh()
 
+    def _typed(self, text: str) -> None:
+        """A square typed into the "play square" box (then Enter): play it, and empty the box."""
+        if not text.strip():
+            return
+        self.square_box.value = ""
+        if not text.strip().isdigit() or not 0 <= int(text) <= 8:
+            self.say(f"{text.strip()!r} is not a square: type a number from 0 to 8.", "error")
+            return
+        self.click(int(text))
+
     def click(self, square: int) -> None:
         """The human plays `square` (the callback of square button `square`)."""
         if self.game.is_terminal(self.state):
@@ -338,7 +405,7 @@ class TicTacToePlay(SnapshotWidget):
             self.say(f"Square {square} is taken; choose a free square.", "error")
             return
         self.moves.append(square)
-        self._computer_moves(f"You played square {square}.")
+        self._computer_moves(f"You played square {square} ({self.seat.value}).")
         self._refresh()
 
     def _computer_moves(self, news: str) -> None:
@@ -347,12 +414,14 @@ class TicTacToePlay(SnapshotWidget):
             move = self.computer(self.game, self.state)
             self.state = self.game.play(self.state, move)
             self.moves.append(move)
-            news += f" {self.opponent.value} played square {move}."
+            news += f" {self.opponent.value} played square {move} ({_MARKS[1 - self.human]})."
         kind = "info"
         if self.game.is_terminal(self.state):
             w = winning_mark(self.state)
             news += " Draw." if w is None else " You win!" if w == self.seat.value else f" {w} wins."
             kind = "good" if w == self.seat.value else "info"
+        else:
+            news += f" {_MARKS[self.game.to_move(self.state)]} to move: your turn."
         self.say(news, kind)
 
     # --- the view ----------------------------------------------------------------------------
@@ -367,7 +436,9 @@ class TicTacToePlay(SnapshotWidget):
         shade = _relative(values)
         for i, (b, label) in enumerate(zip(self.squares, self.hint_labels)):
             b.description = self.state[i] if self.state[i] != EMPTY else ""
-            b.tooltip = notes.get(i, "")
+            mark = self.state[i] if self.state[i] != EMPTY else "empty"
+            note = " ".join(notes.get(i, "").split())
+            b.tooltip = f"square {i}, {mark}" + (f"; {note}" if note else "")  # its name for a screen reader
             b.style.text_color = RED if i in line else None
             b.style.button_color = _hex(RED_BLUE(shade[i])) if i in shade else None
             label.value = hint_label_html(notes.get(i, ""))
@@ -382,6 +453,9 @@ class TicTacToePlay(SnapshotWidget):
             draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
         ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=14)
         return fig
+
+
+_MARKS = (X, O)
 
 
 def counting_hints(game, state):

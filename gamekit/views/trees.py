@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 
 from ..protocol import Game, State, check_game, guard_depth
 from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
+from .alt import set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
 from .widgets import SnapshotWidget, figure_png
@@ -237,6 +238,17 @@ def draw_tree(
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=fontsize)
+    sizes = root.level_sizes()
+    text = (
+        f"Tree{f' ({title})' if title else ''}: {sum(sizes)} nodes, "
+        f"{', '.join(map(str, sizes))} at depths 0 to {len(sizes) - 1}"
+    )
+    if root.value is not None:
+        text += f"; the root's minimax value is {value_fmt(root.value)}"
+        if best:
+            chosen = [ch for ch in root.children if ch.value == root.value]
+            text += f"; {len(chosen)} best move{'s' if len(chosen) != 1 else ''} from the root drawn red and thick"
+    set_alt(ax, text)
     return fig
 
 
@@ -321,6 +333,12 @@ def draw_alphabeta_step(
     ax.axis("off")
     ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=15 * scale, loc="left")
     _wrap_caption(ax, current.text, caption_width, 14 * scale)
+    set_alt(
+        ax,
+        f"Tree (alpha-beta, step {k + 1} of {len(trace.steps)}: {current.kind}): {len(windows)} nodes visited, "
+        f"{len(pruned)} pruned (grey, dashed); at the current node α={_fmt(current.alpha)}, β={_fmt(current.beta)}. "
+        f"{current.text}",
+    )
     return fig
 
 
@@ -394,7 +412,8 @@ class AlphaBetaStepper(SnapshotWidget):
     def _render(self) -> None:
         import base64
 
-        self.image.value = base64.b64decode(figure_png(self.snapshot()))
+        fig = self.snapshot()
+        self.image.value = base64.b64decode(figure_png(fig))
         self.say(self.trace.steps[self.k].text)
 
     def snapshot(self):
@@ -425,4 +444,6 @@ def draw_nested_sets(ax, sets: Sequence[tuple[str, int]], title: str | None = No
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=fontsize + 1)
+    inside = "; ".join(f"{label}: {n:,}" for label, n in sets)
+    set_alt(ax, f"Chart{f' ({title})' if title else ''}: {len(sets)} nested sets, outermost first: {inside}")
     return ax.figure

@@ -15,10 +15,18 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from .alt import alt_text
+
 __all__ = [
     "figure_png",
+    "live_html",
+    "MESSAGE_COLOURS",
     "SnapshotWidget",
 ]
+
+
+#: Message colours (text on white, each with a contrast of at least 4.5:1, WCAG AA).
+MESSAGE_COLOURS = {"info": "#333333", "error": "#b00020", "good": "#1a7f37"}
 
 
 def figure_png(fig) -> str:
@@ -31,11 +39,18 @@ def figure_png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+def live_html(text: str, colour: str = "#333") -> str:
+    """`text` (HTML) in a polite live region, so a screen reader announces each new message."""
+    return f"<div role='status' aria-live='polite' aria-atomic='true' style='color:{colour}'>{text}</div>"
+
+
 class SnapshotWidget:
     """Base for course widgets: `self.root` is the ipywidgets container shown live.
 
     Subclasses implement `snapshot()` returning a matplotlib figure or an HTML string of the
-    current state. Messages for the user (e.g. an illegal action) go to `self.message`.
+    current state. Messages for the user (e.g. an illegal action) go to `self.message`, a live
+    region: a screen reader announces each (what was played, whose move it is, why a move was
+    refused). A figure snapshot carries its alt text (`gamekit.views.alt`) as its `text/plain`.
     """
 
     root: widgets.Widget
@@ -45,8 +60,8 @@ class SnapshotWidget:
 
     def say(self, text: str, kind: str = "info") -> None:
         """Show `text` (HTML) in the message line; kind 'info', 'error' or 'good' sets its colour."""
-        colour = {"info": "#333", "error": "#b00020", "good": "#1a7f37"}.get(kind, "#333")
-        self.message.value = f"<span style='color:{colour}'>{text}</span>"
+        colour = MESSAGE_COLOURS.get(kind, MESSAGE_COLOURS["info"])
+        self.message.value = live_html(text, colour)
 
     def refuse(self, reason: BaseException | str) -> bool:
         """Show why an input was refused (as plain text, escaped: it may quote what the user typed).
@@ -65,5 +80,6 @@ class SnapshotWidget:
         if isinstance(snap, str):
             data["text/html"] = snap
         elif snap is not None:
+            data["text/plain"] = alt_text(snap)  # the picture's alt text (the build writes it into <img alt>)
             data["image/png"] = figure_png(snap)
         return data

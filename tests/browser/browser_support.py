@@ -175,3 +175,69 @@ def copy_course(target: Path) -> Path:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     return target
+
+
+# --- axe-core: automated accessibility checks (WCAG 2.1 A and AA) -------------------------------
+
+#: axe-core from npm, installed once into _build/axe/ (like the slides' assets).
+AXE_VERSION = "4.10.3"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+IMPACTS = ("critical", "serious", "moderate", "minor")
+
+
+def axe_source() -> str | None:
+    """The text of axe.min.js (npm-installed once into _build/axe/), or None without npm."""
+    folder = ROOT / "_build" / "axe"
+    script = folder / "node_modules" / "axe-core" / "axe.min.js"
+    meta = script.parent / "package.json"
+    if not (script.is_file() and json.loads(meta.read_text(encoding="utf-8")).get("version") == AXE_VERSION):
+        npm = shutil.which("npm")
+        if npm is None:
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "package.json").write_text('{"name": "gamekit-axe", "private": true}', encoding="utf-8")
+        subprocess.run(
+            [
+                npm,
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--ignore-scripts",
+                "--loglevel=error",
+                f"axe-core@{AXE_VERSION}",
+            ],
+            cwd=folder,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+    return script.read_text(encoding="utf-8")
+
+
+def run_axe(page, source: str, context: str | None = None) -> list[dict]:
+    """Run axe-core (WCAG 2.1 A/AA rules) on the page as it is now; returns its violations
+    (each with id, impact, help and the number of nodes)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=source)
+    found = page.evaluate(
+        """async ([tags, context]) => {
+            const r = await axe.run(context ? document.querySelector(context) : document,
+                                    {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+            return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+                                           where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+        }""",
+        [AXE_TAGS, context],
+    )
+    return list(found)
+
+
+def impact_counts(violations: list[dict]) -> dict[str, int]:
+    """Violations by impact (rules, not nodes): {"critical": 0, "serious": 1, ...}."""
+    return {impact: sum(1 for v in violations if v["impact"] == impact) for impact in IMPACTS}
+
+
+def axe_line(name: str, violations: list[dict]) -> str:
+    """One row of the axe table: the page and its violations by impact, with the rule ids."""
+    counts = impact_counts(violations)
+    rules = ", ".join(f"{v['id']} ({v['impact']}, {v['nodes']} nodes)" for v in violations)
+    return f"| {name} | " + " | ".join(str(counts[i]) for i in IMPACTS) + f" | {rules or '-'} |"

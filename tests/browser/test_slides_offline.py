@@ -136,15 +136,18 @@ def test_html_page_works_offline(browser, slides):
     page = context.new_page()
     log = bs.PageLog(page)
     page.goto(page_file.as_uri())
-    page.wait_for_selector(".jupyter-widgets .lm-Widget", state="attached", timeout=30_000)
+    # a widget on the page to read is its picture (with its alt text) and the caption
+    page.wait_for_selector(".gamekit-widget-note", state="attached", timeout=30_000)
     images = page.locator(".jp-OutputArea-output img[src^='data:image/png']")
     assert images.count() >= 1 and images.first.evaluate("i => i.complete && i.naturalWidth > 0")
+    alts = images.evaluate_all("imgs => imgs.map(i => i.alt)")
+    assert all(a and a != "figure" for a in alts), f"images without alt text: {alts}"
     page.screenshot(path=str(bs.artifacts() / "html-top.png"))
     assert page.locator("details.gamekit-solution").count() == 0, "the page to read has no solutions"
     assert log.blocked == [] and log.errors == []
     solutions = slides.parent.parent / "solutions" / slides.name.replace(".slides.html", "-solutions.html")
     page.goto(solutions.as_uri())
-    page.wait_for_selector(".jupyter-widgets .lm-Widget", state="attached", timeout=30_000)
+    page.wait_for_selector(".gamekit-widget-note", state="attached", timeout=30_000)
     solution = page.locator("details.gamekit-solution").first
     assert solution.count() == 1 and not solution.evaluate("d => d.open"), "solutions should start folded"
     solution.locator("summary").click()

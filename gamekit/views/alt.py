@@ -1,0 +1,236 @@
+"""Text alternatives for figures: a short alt text (and an optional data table) made from the data.
+
+Every figure the course draws carries a short description of what it shows and the one thing to
+see in it, made from the same data it plots ("Bar chart: 255,168 games of TicTacToe by length;
+most end after 9 moves (127,872)"). A drawing function states it with `set_alt(ax_or_fig, text,
+table)`; a figure drawn with plain matplotlib gets one made from its artists by
+`describe_axes` (the kind of chart and numbers read from its bars, lines, points or image).
+
+`install()` (run when `gamekit.views` is imported in a kernel) makes every figure shown inline
+carry it: the output's `text/plain` is the alt text (what a screen reader or a text export
+reads instead of "<Figure size ...>"), and its metadata holds `gamekit_alt` (and
+`gamekit_alt_table`), which the course build writes into `<img alt>` and a folded table on the
+slides and pages. Widget snapshots carry the same metadata (`figure_bundle`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = [
+    "alt_table",
+    "alt_text",
+    "describe_axes",
+    "figure_metadata",
+    "FIGURE_KINDS",
+    "install",
+    "set_alt",
+]
+
+#: The kinds of figure an alt text starts with ("Bar chart: ...").
+FIGURE_KINDS = (
+    "Bar chart",
+    "Line chart",
+    "Heat map",
+    "Scatter plot",
+    "Graph",
+    "Tree",
+    "Board",
+    "Chart",
+)
+
+_ALT = "_gamekit_alt"
+_MARKER_WORDS = {"o": "circles", "s": "squares", "x": "crosses", ".": "dots", "^": "triangles", "v": "triangles down"}
+_TABLE = "_gamekit_alt_table"
+
+
+def set_alt(target: Any, text: str, table: tuple[Sequence[str], Sequence[Sequence[Any]]] | None = None) -> Any:
+    """Give a figure or one of its axes the alt text `text` (and a data table: column names, rows).
+
+    Set on an axes, it describes that panel; the figure's alt text joins its panels' texts.
+    Returns `target`, so a drawing function can `return set_alt(ax, ...)`.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"alt text must be a non-empty string, got {text!r}")
+    setattr(target, _ALT, text.strip())
+    if table is not None:
+        columns, rows = table
+        setattr(target, _TABLE, {"columns": [str(c) for c in columns], "rows": [[_cell(v) for v in r] for r in rows]})
+    return target
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return round(value, 4) if math.isfinite(value) else str(value)
+    try:  # numpy scalars
+        return _cell(value.item())
+    except AttributeError:
+        return str(value)
+
+
+def num(value: float) -> str:
+    """A number as a reader says it: thousands separated, at most three significant decimals."""
+    if isinstance(value, int) or (math.isfinite(value) and float(value).is_integer() and abs(value) < 1e15):
+        return f"{int(value):,}"
+    return f"{value:,.3g}" if abs(value) >= 1 else f"{value:.3g}"
+
+
+def _is_colorbar(ax: Any) -> bool:
+    return ax.get_label() == "<colorbar>" or hasattr(ax, "_colorbar")
+
+
+def _titled(ax: Any, kind: str, body: str) -> str:
+    title = ax.get_title().strip().replace("\n", " ")
+    return f"{kind}" + (f" ({title})" if title else "") + f": {body}"
+
+
+def describe_axes(ax: Any) -> str:
+    """An alt text for one matplotlib axes, read from what is drawn on it (kind and numbers)."""
+    import numpy as np
+    from matplotlib.collections import LineCollection, PathCollection
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import FancyArrowPatch
+
+    xlabel, ylabel = ax.get_xlabel().strip(), ax.get_ylabel().strip()
+    if ax.images:
+        data = ax.images[0].get_array()
+        if data is not None and data.size:
+            rows, cols = data.shape[:2]
+            lo, hi = float(data.min()), float(data.max())
+            return _titled(ax, "Heat map", f"{rows} by {cols} cells, values from {num(lo)} to {num(hi)}")
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    if bars:
+        patches = [p for c in bars for p in c.patches]
+        horizontal = bars[0].orientation == "horizontal"
+        sizes = [p.get_width() if horizontal else p.get_height() for p in patches]
+        where = [p.get_y() + p.get_height() / 2 if horizontal else p.get_x() + p.get_width() / 2 for p in patches]
+        k = max(range(len(sizes)), key=lambda i: sizes[i])
+        names = {
+            round(t.get_position()[1 if horizontal else 0], 6): t.get_text()
+            for t in (ax.get_yticklabels() if horizontal else ax.get_xticklabels())
+            if t.get_text()
+        }
+        at = names.get(round(where[k], 6), num(where[k]) if not horizontal else "")
+        what = ylabel if not horizontal else xlabel
+        body = f"{len(patches)} bars" + (f" of {what}" if what else "") + f"; the largest is {num(sizes[k])}"
+        return _titled(ax, "Bar chart", body + (f" at {at}" if at else ""))
+    segments = sum(len(c.get_segments()) for c in ax.collections if isinstance(c, LineCollection))
+    arrows = sum(isinstance(p, FancyArrowPatch) for p in ax.patches)
+    points = [c for c in ax.collections if isinstance(c, PathCollection)]
+    n_points = sum(int(np.shape(c.get_offsets())[0]) for c in points)
+    if not ax.axison and n_points and (segments or arrows):
+        return _titled(ax, "Graph", f"{n_points} nodes and {segments + arrows} edges")
+    lines = [ln for ln in ax.lines if len(ln.get_xdata()) > 1]
+    if lines:
+        ys = [float(y) for ln in lines for y in ln.get_ydata() if math.isfinite(float(y))]
+        xs = [float(x) for ln in lines for x in ln.get_xdata() if math.isfinite(float(x))]
+        labels = [ln.get_label() for ln in lines if not ln.get_label().startswith("_")]
+        body = f"{len(lines)} line{'s' if len(lines) > 1 else ''}" + (f" ({', '.join(labels[:4])})" if labels else "")
+        if xs and ys:
+            body += f"; {xlabel or 'x'} from {num(min(xs))} to {num(max(xs))}"
+            body += f", {ylabel or 'y'} from {num(min(ys))} to {num(max(ys))}"
+        return _titled(ax, "Line chart", body)
+    # points drawn one by one as markers (ax.plot(x, y, "o")) count as points too
+    marks = [ln for ln in ax.lines if len(ln.get_xdata()) == 1 and ln.get_marker() not in (None, "", "None", " ")]
+    n_points += len(marks)
+    if n_points:
+        body = f"{n_points} points" + (f" of {ylabel} against {xlabel}" if xlabel and ylabel else "")
+        kinds: dict[str, int] = {}
+        for ln in marks:
+            kinds[str(ln.get_marker())] = kinds.get(str(ln.get_marker()), 0) + 1
+        if len(kinds) > 1:
+            body += " (" + ", ".join(f"{n} drawn as {_MARKER_WORDS.get(m, repr(m))}" for m, n in kinds.items()) + ")"
+        return _titled(ax, "Scatter plot", body)
+    texts = [t.get_text().strip() for t in ax.texts if t.get_text().strip()]
+    if texts:
+        return _titled(ax, "Chart", f"{len(texts)} labels: " + ", ".join(texts[:12]))
+    return _titled(ax, "Chart", "empty")
+
+
+def alt_text(fig: Any) -> str:
+    """The figure's alt text: its own, else each panel's (stated by a drawing function or read from it)."""
+    own = getattr(fig, _ALT, None)
+    if own:
+        return own
+    panels = []
+    for ax in fig.axes:
+        if _is_colorbar(ax) or not ax.get_visible():
+            continue
+        text = getattr(ax, _ALT, None)
+        if text is None:
+            try:
+                text = describe_axes(ax)
+            except Exception:  # a description must never break a figure
+                text = None
+        if text and text not in panels:
+            panels.append(text)
+    if not panels:
+        return "Chart: no data drawn"
+    if len(panels) == 1:
+        return panels[0]
+    return f"{len(panels)} panels. " + " ".join(f"{k}. {p}" for k, p in enumerate(panels, 1))
+
+
+def alt_table(fig: Any) -> dict | None:
+    """The data table behind the figure (its own or its first panel's), or None."""
+    table = getattr(fig, _TABLE, None)
+    if table is None:
+        for ax in fig.axes:
+            table = getattr(ax, _TABLE, None)
+            if table is not None:
+                break
+    return table
+
+
+def figure_metadata(fig: Any) -> dict:
+    """Output metadata for a figure: `gamekit_alt` (and `gamekit_alt_table` when there is one)."""
+    meta: dict[str, Any] = {"gamekit_alt": alt_text(fig)}
+    table = alt_table(fig)
+    if table is not None:
+        meta["gamekit_alt_table"] = table
+    return meta
+
+
+_INSTALLED: list[bool] = []
+
+
+def install() -> bool:
+    """Make every inline figure of this IPython kernel carry its alt text (idempotent).
+
+    Returns False outside IPython (nothing to do there).
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the course
+        return False
+    ip = get_ipython()
+    if ip is None:
+        return False
+    from matplotlib.figure import Figure
+
+    ip.display_formatter.formatters["text/plain"].for_type(Figure, lambda fig, p, cycle: p.text(alt_text(fig)))
+    try:
+        import matplotlib_inline.backend_inline as inline
+    except ImportError:  # pragma: no cover
+        return True
+    current = inline._fetch_figure_metadata
+    if getattr(current, "_gamekit_alt", False):
+        return True
+
+    def with_alt(fig: Any, _orig: Any = current) -> dict:
+        meta = dict(_orig(fig) or {})
+        with contextlib.suppress(Exception):  # a description must never break a figure
+            meta.update(figure_metadata(fig))
+        return meta
+
+    with_alt._gamekit_alt = True  # type: ignore[attr-defined]
+    inline._fetch_figure_metadata = with_alt
+    _INSTALLED.append(True)
+    return True
