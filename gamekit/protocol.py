@@ -100,6 +100,13 @@ class Game(Protocol):
 OPTIONAL_METHODS = ("random_start", "rules")
 
 
+def kind_name(obj: Any, home: type) -> str:
+    """The name of `obj`'s exact type for its rules: `home`'s short name for the class itself, the
+    module-qualified name for anything else (a student's subclass never passes for its parent)."""
+    kind = type(obj)
+    return home.__name__ if kind is home else f"{kind.__module__}.{kind.__qualname__}"
+
+
 def game_rules(game: Any) -> dict:
     """What identifies `game` in a saved file: its `rules()` if it offers them, else its class name."""
     rules = getattr(game, "rules", None)

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int
+from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int, kind_name
 
 __all__ = [
     "GNimState",
@@ -165,7 +165,20 @@ class GeneralizedNim:
         return type(self) is type(other) and self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__,) + self._key())
+        return hash((kind_name(self, GeneralizedNim),) + self._key())
+
+    def rules(self) -> dict:
+        """The rules as JSON-ready data: the exact class, the board, both budgets (None = unlimited),
+        the win condition by its qualified name, and who starts (what a saved Q-table records)."""
+        win = f"{getattr(self.win, '__module__', '?')}.{getattr(self.win, '__qualname__', repr(self.win))}"
+        budgets = [[[k, None if v == math.inf else int(v)] for k, v in b] for b in self.budgets]
+        return {
+            "game": kind_name(self, GeneralizedNim),
+            "board": self.board,
+            "moves": budgets,
+            "win": win,
+            "first": self.first,
+        }
 
     def __repr__(self) -> str:
         a, b = (_show_budget(x) for x in self.budgets)

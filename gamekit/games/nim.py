@@ -13,7 +13,7 @@ from functools import reduce
 from operator import xor
 from typing import NamedTuple
 
-from ..protocol import MoveTypeError, check_bool, check_player, illegal_move, is_int
+from ..protocol import MoveTypeError, check_bool, check_player, illegal_move, is_int, kind_name
 
 __all__ = [
     "check_piles",
@@ -113,16 +113,16 @@ class Nim:
 
     def rules(self) -> dict:
         """The rules as JSON-ready data (what a saved Q-table records)."""
-        return {"game": "Nim", "piles": list(self.piles), "misere": self.misere}
+        return {"game": kind_name(self, Nim), "piles": list(self.piles), "misere": self.misere}
 
     # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Nim):
             return NotImplemented
-        return (self._piles, self._misere) == (other._piles, other._misere)
+        return type(self) is type(other) and (self._piles, self._misere) == (other._piles, other._misere)
 
     def __hash__(self) -> int:
-        return hash(("Nim", self._piles, self._misere))
+        return hash((kind_name(self, Nim), *(self._piles, self._misere)))
 
     def initial_state(self) -> NimState:
         return NimState(self.piles, 0)

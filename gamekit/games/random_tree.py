@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import check_int, illegal_move
+from ..protocol import check_int, illegal_move, kind_name
 
 __all__ = [
     "RandomTree",
@@ -61,10 +61,14 @@ class TreeGame:
         return isinstance(other, TreeGame) and type(other) is type(self) and other._key() == self._key()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash((kind_name(self, TreeGame), self._key()))
 
     def _key(self) -> Any:
         return self.tree
+
+    def rules(self) -> dict:
+        """The rules as JSON-ready data: the exact class and every leaf (what a saved Q-table records)."""
+        return {"game": kind_name(self, TreeGame), "tree": self.nested()}
 
     def node(self, state: tuple) -> Any:
         t = self.tree

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int
+from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int, kind_name
 
 __all__ = [
     "check_moves",
@@ -116,16 +116,16 @@ class SubtractionGame:
 
     def rules(self) -> dict:
         """The rules as JSON-ready data (what a saved Q-table records)."""
-        return {"game": "SubtractionGame", "start": self.start, "moves": list(self.moves)}
+        return {"game": kind_name(self, SubtractionGame), "start": self.start, "moves": list(self.moves)}
 
     # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SubtractionGame):
             return NotImplemented
-        return (self._start, self._moves) == (other._start, other._moves)
+        return type(self) is type(other) and (self._start, self._moves) == (other._start, other._moves)
 
     def __hash__(self) -> int:
-        return hash(("SubtractionGame", self._start, self._moves))
+        return hash((kind_name(self, SubtractionGame), *(self._start, self._moves)))
 
     def initial_state(self) -> SubtractionState:
         return SubtractionState(self.start, 0)
