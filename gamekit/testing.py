@@ -31,6 +31,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
@@ -53,6 +54,7 @@ PROPERTIES = (
     "players",
     "terminal",
     "utility",
+    "finite",
     "agreement",
 )
 
@@ -159,6 +161,26 @@ class _Checker:
         self.moves_seen: list = []
 
     def walk(self, choices: list[int]) -> None:
+        """One random game, checked position by position. On a failure every cache is emptied, so
+        that hypothesis, replaying the failing game, meets the same failure (nothing is skipped)."""
+        try:
+            self._walk(choices)
+        except GameCheckError:
+            self.reset()
+            raise
+        except Exception as error:  # the game's own method failed: that is a finding, named as such
+            self.reset()
+            raise GameCheckError(
+                "deterministic", f"a method of the game raised {type(error).__name__}: {error}"[:500]
+            ) from None
+
+    def reset(self) -> None:
+        self.seen.clear()
+        self.agreed.clear()
+        self.tried.clear()
+        self.moves_seen.clear()
+
+    def _walk(self, choices: list[int]) -> None:
         g = self.game
         start = g.initial_state()
         path: list = []
@@ -179,8 +201,8 @@ class _Checker:
     def _check_state(self, s: State, path: list) -> None:
         self._check_basic(s, path)
         if s not in self.tried and len(self.tried) < 80:
-            self.tried.add(s)
             self._check_agreement(s, path)
+            self.tried.add(s)  # only once its check passed
 
     def _check_basic(self, s: State, path: list) -> bool:
         """Every property but agreement, at `s`; False if `s` was checked before."""
@@ -202,11 +224,16 @@ class _Checker:
         for m in moves:
             if not isinstance(m, Hashable):
                 raise GameCheckError("hashable", f"the move {m!r} cannot be hashed", path)
+        twice = [m for i, m in enumerate(moves) if m in moves[:i]]
+        if twice:
+            raise GameCheckError("deterministic", f"legal_moves lists {twice[0]!r} more than once: {moves}", path)
         before, h = copy.deepcopy(s), hash(s)
         for m in moves:
             self._check_play(s, m, path, before, h)
         self._check_illegal(s, moves, path, before)
         terminal = g.is_terminal(s)
+        if isinstance(terminal, np.bool_):  # numpy's bool is a fine answer
+            terminal = bool(terminal)
         if not isinstance(terminal, bool):
             raise GameCheckError("terminal", f"is_terminal returned {terminal!r}, not True or False", path)
         if not terminal:
@@ -257,8 +284,8 @@ class _Checker:
         candidates = [m for m in self.moves_seen if m not in moves]
         ints = [m for m in moves + self.moves_seen if isinstance(m, int) and not isinstance(m, bool)]
         if ints:
-            candidates += [m for m in (-1, max(ints) + 1) if m not in moves]
-        for bad in candidates[:4]:
+            candidates += [m for m in dict.fromkeys((min(ints) - 1, -1, max(ints) + 1)) if m not in moves]
+        for bad in candidates[:5]:
             try:
                 self.game.play(s, bad)
             except IllegalMoveError:
@@ -305,29 +332,55 @@ class _Checker:
                 path,
             )
         sign = 1 if g.to_move(s) == 0 else -1
-        move_values = {m: values[g.play(s, m)] for m in g.legal_moves(s)}
-        best = max(sign * v for v in move_values.values())
+        # MCTS plays for the outcome (win, draw, loss), not for a margin: compare outcome classes
+        move_values = {m: _outcome(sign * values[g.play(s, m)]) for m in g.legal_moves(s)}
+        best = max(move_values.values())
         if len(set(move_values.values())) > 1:
             choice = MCTS(g, seed=self.seed).search(s, iterations=self.mcts_iterations)
-            if sign * move_values[choice] < best - 1e-9:
+            if move_values[choice] < best:
                 raise GameCheckError(
                     "agreement",
-                    f"MCTS chose {choice!r}, worth {move_values[choice]}, where the best move is worth"
-                    f" {sign * best} for player 0",
+                    f"MCTS chose {choice!r}, which {_OUTCOME[move_values[choice]]} for the mover, where another"
+                    f" move {_OUTCOME[best]} (if solve is right: do equal states mean the same position?)",
                     path,
                 )
         self.agreed.add(s)
 
 
+_OUTCOME = {1: "wins", 0: "draws", -1: "loses"}
+
+
+def _outcome(value: float) -> int:
+    return (value > 1e-9) - (value < -1e-9)
+
+
 def _tree_size(game: Game, state: State, limit: int) -> int:
-    """The number of nodes of the game tree below `state`, or a number > limit (counted on the graph)."""
+    """The number of nodes of the game tree below `state`, or a number > limit (counted on the graph).
+
+    A position that can be reached again from itself (a pass back and forth, say) makes the game
+    endless: that is reported as the property "finite" instead of searching for ever.
+    """
     sizes: dict = {}
+    open_: set = set()  # on the current path
     stack: list[tuple[State, bool]] = [(state, False)]
     while stack:
         s, done = stack.pop()
         if s in sizes and not done:
             continue
+        if not done and s in open_:
+            raise GameCheckError(
+                "finite", f"the position {s!r} can be reached again from itself: the game never has to end"
+            )
         children = [game.play(s, m) for m in game.legal_moves(s)]
+        if not done:
+            open_.add(s)
+            for c in children:
+                if c in open_:
+                    raise GameCheckError(
+                        "finite", f"the position {c!r} can be reached again from itself: the game never has to end"
+                    )
+        else:
+            open_.discard(s)
         if done:
             sizes[s] = min(limit + 1, 1 + sum(sizes[c] for c in children))
             continue

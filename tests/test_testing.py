@@ -182,7 +182,43 @@ class WrongErrorType(TakeAway):
         return Pile(s.n - m, 1 - s.turn)
 
 
+class PassForever(TakeAway):
+    """A pass that can be played back and forth for ever: the game never has to end."""
+
+    def legal_moves(self, s):
+        return [*super().legal_moves(s), 0] if s.n else []
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+        return Pile(s.n - m, 1 - s.turn)
+
+
+class DuplicateMoves(TakeAway):
+    def legal_moves(self, s):
+        moves = super().legal_moves(s)
+        return moves + moves[:1]
+
+
+class RaisesInUtility(TakeAway):
+    def utility(self, s, player):
+        return {0: 1, 1: -1}[player + 5]
+
+
+class AcceptsZero(TakeAway):
+    """Taking 0 sticks is refused by legal_moves but accepted by play (and passes the turn)."""
+
+    def play(self, s, m):
+        if m not in (0, 1, 2) or m > s.n:
+            raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+        return Pile(s.n - m, 1 - s.turn)
+
+
 BROKEN = {
+    "a pass back and forth for ever": (PassForever, "finite"),
+    "a move listed twice": (DuplicateMoves, "deterministic"),
+    "a method that raises": (RaisesInUtility, "deterministic"),
+    "taking 0 sticks accepted": (AcceptsZero, "illegal move"),
     "wrong sign for the second player": (WrongSign, "utility"),
     "mutable state": (MutableState, "hashable"),
     "random move order": (RandomOrder, "deterministic"),
@@ -219,7 +255,7 @@ def test_the_correct_small_game_passes_and_reports_what_it_checked():
                 frontier.append((n - m, 1 - t))
     assert report.positions == len(reachable)  # 30 random games visit every position of this small game
     assert report.agreement_positions >= 4
-    assert "all 9 properties hold" in str(report)
+    assert f"all {len(PROPERTIES)} properties hold" in str(report)
 
 
 def test_a_failure_comes_with_a_short_path_to_the_broken_position():
@@ -258,3 +294,42 @@ def test_bad_arguments_are_refused():
         check_game(TakeAway(), games=2.5)
     with pytest.raises(TypeError, match="is not a Game"):
         check_game(object())
+
+
+# --- correct games that look unusual: they pass -------------------------------------------------
+
+
+class NumpyTerminal(TakeAway):
+    def is_terminal(self, s):
+        import numpy as np
+
+        return np.bool_(s.n == 0)
+
+
+class HalfPoints(TakeAway):
+    """A win is worth only 0.5 (any utility in [-1, 1] is allowed)."""
+
+    def utility(self, s, player):
+        return 0.5 * super().utility(s, player)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        NumpyTerminal,
+        HalfPoints,
+        lambda: __import__("own_games").DotsAndBoxes(),
+        lambda: __import__("own_games").PassOrTake(6),
+    ],
+    ids=["numpy bool", "utilities of 0.5", "extra turns (Dots and Boxes)", "one pass each"],
+)
+def test_correct_unusual_games_pass(make):
+    report = check_game(make(), games=25)
+    assert report.positions > 5
+
+
+def test_check_game_gives_the_same_verdict_twice_in_one_process():
+    for _ in range(2):
+        with pytest.raises(GameCheckError) as caught:
+            check_game(DuplicateMoves(), games=20)
+        assert caught.value.prop == "deterministic"
