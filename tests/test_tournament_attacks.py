@@ -284,3 +284,36 @@ def test_without_bwrap_the_tournament_refuses_untrusted_code(monkeypatch, tmp_pa
     assert not (tmp_path / "t.sqlite").exists()  # a refusal leaves nothing behind
     # the teacher's explicit word runs trusted files without the OS sandbox
     assert main(["validate", str(agent), "--trusted-code"]) == 0
+
+
+def test_a_forfeit_says_the_time_the_limit_and_only_the_students_own_traceback(tmp_path):
+    from gamekit.tournament.html import leaderboard_html
+    from gamekit.tournament.results import Results
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "crasher.py").write_text(
+        "NAME = 'crasher'\n\ndef helper(state):\n    return 1 / 0\n\n"
+        "def agent(game, state):\n    return helper(state)\n"
+    )
+    (subs / "slow.py").write_text("NAME = 'slow'\nimport time\n\ndef agent(game, state):\n    time.sleep(60)\n")
+    limits = Limits(move_seconds=0.3, bank_seconds=0.2, startup_seconds=8.0)
+    t = Tournament(
+        tmp_path / "t.sqlite",
+        sorted(subs.glob("*.py")),
+        gauntlet=[AGENTS / "first_free.py"],
+        format="gauntlet",
+        limits=limits,
+    )
+    t.run(workers=2, validate=False)
+    records = {r["id"]: r for r in t.records()}
+    crash = records["crasher~first_free~0~0"]
+    assert crash["reason"] == "exception" and "ZeroDivisionError" in crash["detail"]
+    assert "agent.py, line 4, in helper" in crash["detail"] and "agent.py, line 7, in agent" in crash["detail"]
+    assert "gamekit" not in crash["detail"] and "child.py" not in crash["detail"]
+    slow = records["slow~first_free~0~0"]
+    assert slow["reason"] == "timeout" and "0.3 s per move" in slow["detail"] and "0.2 s bank" in slow["detail"]
+    assert 0.4 <= slow["failed_after"] <= 2.0
+    page = leaderboard_html(Results(t), reps=1000)
+    assert "time taken" in page and f"{slow['failed_after']:.2f} s" in page
+    t.close()

@@ -291,8 +291,14 @@ def to_json(value: Any) -> Any:
 
 
 def _error(exc: BaseException) -> dict[str, Any]:
-    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
-    return {"error": f"{type(exc).__name__}: {exc}"[:500], "trace": "".join(lines)[-2000:]}
+    """The agent's own error: its message and the traceback lines of the student's file only
+    (file name and line numbers of `agent.py`; nothing of gamekit's or the referee's frames)."""
+    own = [
+        f"{AGENT_FILE}, line {frame.lineno}, in {frame.name}" + (f": {frame.line.strip()}" if frame.line else "")
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if os.path.basename(frame.filename) == AGENT_FILE
+    ]
+    return {"error": f"{type(exc).__name__}: {exc}"[:500], "trace": "\n".join(own[-8:])[-1500:]}
 
 
 def seed_everything(seed: int) -> None:

@@ -266,15 +266,18 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
     forfeits = results.forfeits()
     if forfeits:
         out.append(
-            "<table><tr><th class='name'>game</th><th class='name'>agent</th><th>move</th>"
-            "<th class='name'>reason</th><th class='name'>what happened</th></tr>"
+            "<table><tr><th class='name' scope='col'>game</th><th class='name' scope='col'>agent</th>"
+            "<th scope='col'>move</th><th scope='col'>time taken</th>"
+            "<th class='name' scope='col'>reason</th><th class='name' scope='col'>what happened</th></tr>"
         )
         for f in forfeits:
             who = results.names.get(f["agent"], f["agent"])
             out.append(
                 f"<tr><td class='name'>{_e(game_label(f['game'], results.names, show_files))}</td>"
                 f"<td class='name'>{_e(who)}</td><td>{f['move']}</td>"
-                f"<td class='name'>{_e(f['reason'])}</td><td class='name'>{_e(f['detail'][:300])}</td></tr>"
+                f"<td>{'' if f.get('seconds') is None else format(f['seconds'], '.2f') + ' s'}</td>"
+                f"<td class='name'>{_e(f['reason'])}</td>"
+                f"<td class='name'><pre class='small'>{_e(f['detail'][:1200])}</pre></td></tr>"
             )
         out.append("</table>")
     else:

@@ -221,6 +221,9 @@ class Results:
                 "reason": r["reason"],
                 "detail": r["detail"],
                 "move": len(r["moves"]) + 1,
+                "seconds": r.get(
+                    "failed_after"
+                ),  # how long the failing move (or start-up) took, by the referee's clock
             }
             for r in self.records
             if r["forfeit"] is not None

@@ -124,7 +124,9 @@ class AgentProcess:
         """Wait for the loaded file's answer; a file that fails to load raises AgentFailure."""
         reply = self._receive(deadline, "startup")
         if "ready" not in reply:
-            raise AgentFailure("startup", reply.get("error", f"unexpected first message {reply!r}"))
+            error = str(reply.get("error", f"unexpected first message {reply!r}"))[:500]
+            trace = str(reply.get("trace", ""))[:1500]
+            raise AgentFailure("startup", error + ("\n" + trace if trace else ""))
         self.name, self.kind = str(reply["name"]), str(reply["kind"])
 
     def begin(self, game: str, params: dict[str, Any], seat: int, seed: int) -> None:
@@ -138,7 +140,16 @@ class AgentProcess:
         """The agent's reply (JSON data) to "your move in `state`", and the seconds it took."""
         t0 = time.monotonic()
         self._send({"op": "move", "state": state})
-        reply = self._receive(t0 + seconds, "timeout")
+        try:
+            reply = self._receive(t0 + seconds, "timeout")
+        except AgentFailure as failure:
+            if failure.reason != "timeout":
+                raise
+            raise AgentFailure(
+                "timeout",
+                f"no move within the {seconds:.2f} s it had ({self.limits.move_seconds:g} s per move plus what was "
+                f"left in its {self.limits.bank_seconds:g} s bank)",
+            ) from None
         elapsed = time.monotonic() - t0
         if self.zygote is not None and self.zygote.jail and self.zygote.gone():
             self.kill()
@@ -148,8 +159,13 @@ class AgentProcess:
         if "wrong_type" in reply:
             raise AgentFailure("wrong type", f"the reply is not JSON data: {reply['wrong_type']}")
         if "error" in reply:
-            reason = "memory" if reply["error"].startswith("MemoryError") else "exception"
-            raise AgentFailure(reason, reply["error"])
+            memory = str(reply["error"]).startswith("MemoryError")
+            detail = str(reply["error"])[:500]
+            if memory:
+                detail += f" (limit: {self.limits.memory_mb:g} MB on top of the interpreter)"
+            if reply.get("trace"):
+                detail += "\n" + str(reply["trace"])[:1500]
+            raise AgentFailure("memory" if memory else "exception", detail)
         raise AgentFailure("protocol", f"unexpected answer {reply!r}"[:300])
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -166,8 +182,11 @@ class AgentProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.kill()
-                what = "starting up" if late == "startup" else "a move"
-                raise AgentFailure(late if late == "timeout" else "startup", f"no answer in time for {what}")
+                if late == "startup":
+                    raise AgentFailure(
+                        "startup", f"not ready within the {self.limits.startup_seconds:g} s start-up limit"
+                    )
+                raise AgentFailure("timeout", "no answer in time for a move")
             ready, _, _ = select.select([self._read], [], [], remaining)
             if not ready:
                 continue
@@ -197,18 +216,18 @@ class AgentProcess:
     def _died(self) -> AgentFailure:
         """The failure for a process that ended by itself: how it ended, as the zygote saw it."""
         self.kill()
-        reason = "crash"
+        reason, limit = "crash", ""
         if "SIGXFSZ" in self.ended:
-            reason = "output limit"
+            reason, limit = "output limit", f" (limit: {self.limits.output_kb} KB of output or any file)"
         elif "SIGXCPU" in self.ended:
-            reason = "cpu limit"
-        return AgentFailure(reason, f"the process ended: {self.ended}")
+            reason, limit = "cpu limit", f" (limit: {self.limits.cpu:g} s of CPU time)"
+        return AgentFailure(reason, f"the process ended: {self.ended}{limit}")
 
     def kill(self) -> None:
         """Kill the process group (the agent and anything it started) and collect the exit status."""
         if self.pid and not self.ended:
             if self.zygote is not None and self.zygote.jail:  # a pid of the jail's namespace: the zygote kills
-                if self.zygote.gone():  # the agent killed it: end the whole jail (its PID namespace)
+                if self.zygote.gone() or not self.zygote.ping():  # it killed or froze it: end its whole jail
                     self.zygote.close()
                     self.ended = "its jail was ended (it had killed its own zygote)"
                     return
@@ -220,7 +239,7 @@ class AgentProcess:
 
     def sabotaged(self) -> bool:
         """Its jail's zygote is gone: only the agent itself can have killed it."""
-        return bool(self.pid and self.zygote is not None and self.zygote.jail and self.zygote.gone())
+        return bool(self.pid and self.zygote is not None and self.zygote.jail and not self.zygote.ping())
 
     def output(self) -> str:
         """The start of what the agent printed (cut to `limits.log_chars`)."""

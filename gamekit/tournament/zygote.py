@@ -142,6 +142,8 @@ def serve_forever(fd: int, jailed: bool = False) -> None:
             socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [to_child_w, from_child_r])
             os.close(to_child_w)
             os.close(from_child_r)
+        elif request["op"] == "ping":
+            sock.send(b'{"alive": true}')
         elif request["op"] == "reap":
             if request.get("kill"):  # the referee outside cannot name a pid of this namespace: we kill
                 with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -255,6 +257,19 @@ class Zygote:
                 return bool(ready) and not self.sock.recv(PACKET, socket.MSG_PEEK)
             except (OSError, ValueError):  # closed already
                 return True
+
+    def ping(self, timeout: float = 1.0) -> bool:
+        """Does the zygote still answer within `timeout` seconds (not killed, not stopped)?"""
+        with self.lock:
+            try:
+                self.sock.settimeout(timeout)
+                self.sock.send(b'{"op": "ping"}')
+                return self.sock.recv(PACKET) == b'{"alive": true}'
+            except (OSError, ValueError):
+                return False
+            finally:
+                with contextlib.suppress(OSError, ValueError):
+                    self.sock.settimeout(30.0)
 
     def alive(self) -> bool:
         return self.process.poll() is None and not (self.jail and self.gone())
