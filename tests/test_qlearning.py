@@ -579,3 +579,11 @@ def test_a_saved_table_names_the_games_rules_not_its_repr():
     assert game_rules(Nim([3, 5, 7], misere=True)) == {"game": "Nim", "piles": [3, 5, 7], "misere": True}
     assert game_rules(Nim([3, 5, 7])) != game_rules(Nim([3, 5, 7], misere=True))
     assert game_rules(Plain([1, 2])) == {"game": Plain.__qualname__}
+
+
+def test_the_episode_count_is_kept_by_train_and_cannot_be_set():
+    learner = QLearner(Nim([1, 2], misere=True), seed=0)
+    learner.train(30, progress=False)
+    with pytest.raises(AttributeError, match="only|cannot be set"):
+        learner.episodes = 3
+    assert learner.episodes == 30
