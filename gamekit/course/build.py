@@ -737,9 +737,12 @@ def figure_text_px(pt: float, dpi: float, natural_width: float, shown_width: flo
 
 def notebook_figure_report(nb: nbformat.NotebookNode, box: tuple[int, int] = FIGURE_BOX) -> list[dict]:
     """Each figure of a notebook executed with the slide style, as the slides will show it: its
-    cell, its size on the slide and its smallest text in slide pixels (`ok` False when too small)."""
+    cell, its size on the slide and its smallest text in slide pixels (`ok` False when too small).
+    Cells that are not on the slides (slide_type `skip` or `notes`: set-up, optional parts) are left out."""
     found = []
     for i, cell in enumerate(nb.cells):
+        if cell.metadata.get("slideshow", {}).get("slide_type") in ("skip", "notes"):
+            continue
         for o in cell.get("outputs", []):
             png, meta = o.get("data", {}).get("image/png"), o.get("metadata", {})
             size = _png_size(png) if png else None
