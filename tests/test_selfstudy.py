@@ -128,3 +128,27 @@ def test_running_a_self_study_copy_writes_nothing_beside_it(self_study, tmp_path
         for out in c.outputs
     ]
     assert shown and all("not yet" in s for s in shown[:1])
+
+
+def test_any_order_answers_compare_as_sets():
+    from gamekit.course.selfstudy import unordered
+
+    assert unordered(canonical([(3, 4), (1, 4)])) == unordered(canonical([[1, 4], [3, 4]]))
+    assert unordered(canonical([1, 2])) != unordered(canonical([1, 2, 3])) and unordered(5) == 5
+
+
+@pytest.mark.notebook
+def test_self_study_copy_of_a_chapter(tmp_path):
+    """Chapter 6: Ex. 6.1 in any order is correct, a missing move is not yet, and no answer is in the copy."""
+    from gamekit import Nim, NimState
+
+    master = Path(__file__).resolve().parent.parent / "notebooks" / "06-q-learning-nim.ipynb"
+    done = assign.assign_notebook(master, tmp_path, self_study=True)
+    text = done.student.read_text(encoding="utf-8")
+    for secret in ("(1, 4), (2, 4), (3, 4)", "[1, 4], [2, 4], [3, 4]", "[1,4],[2,4],[3,4]"):
+        assert secret not in text
+    grader = _grader(nbformat.reads(text, as_version=4))
+    env = {"Nim": Nim, "NimState": NimState}
+    assert grader.check("q6_1", env | {"answer_6_1": [[3, 4], (1, 4), (2, 4)]}).verdict == "correct"
+    assert grader.check("q6_1", env | {"answer_6_1": [(1, 4), (2, 4)]}).verdict == "not yet"
+    assert grader.check("q6_4", {}).verdict in ("not yet", "plausible")

@@ -360,6 +360,8 @@ def _run_otter_assign(master: Path, result: Path, run_tests: bool, timeout: floa
 #: Tag of an exercise's prompt cell when its answer variables have no single right value
 #: (for example a rate measured with the student's own random draws).
 PLAUSIBLE_TAG = "self-study-plausible"
+#: Tag of an exercise's prompt cell whose answer is a list that may come in any order.
+UNORDERED_TAG = "self-study-unordered"
 _ANSWER_VAR = re.compile(r"^\s*(answer_\w+)\s*=", re.M)
 _ANSWERS_MARK = "SELF-STUDY-ANSWERS "
 
@@ -390,7 +392,7 @@ def canonical_answers(master: Path, timeout: float = 900) -> dict[str, object]:
 def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNode, answers: dict) -> dict:
     """What a self-study copy's checker needs: per question its label, public checks, and the
     salted digests of its answers (never the answers), and whether it has one right answer."""
-    from .selfstudy import form_digest
+    from .selfstudy import form_digest, unordered
 
     salt = secrets.token_hex(16)
     public = student.metadata.get("otter", {}).get("tests", {})
@@ -402,8 +404,9 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
         names = list(dict.fromkeys(_ANSWER_VAR.findall(solution)))
         prompt = master.cells[q.prompt] if q.prompt is not None else None
         label = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
-        plausible = prompt is not None and PLAUSIBLE_TAG in prompt.metadata.get("tags", [])
-        forms = {n: answers.get(n) for n in names}
+        tags = prompt.metadata.get("tags", []) if prompt is not None else []
+        plausible, any_order = PLAUSIBLE_TAG in tags, UNORDERED_TAG in tags
+        forms = {n: unordered(answers.get(n)) if any_order else answers.get(n) for n in names}
         single = bool(names) and not plausible and all(f is not None for f in forms.values())
         cases = [
             {"code": case["code"], "hint": case.get("failure_message") or ""}
@@ -416,6 +419,7 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
             "public": cases,
             "answers": {n: form_digest(salt, f) for n, f in forms.items() if f is not None} if single else {},
             "single": single,
+            "unordered": any_order,
             "functions": bool(re.search(r"^\s*(def|class)\s", solution, re.M)),
         }
     return data

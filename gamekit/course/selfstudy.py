@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "SelfStudy"]
+__all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "SelfStudy", "unordered"]
 
 #: Largest denominator under which a float is read as the fraction it equals.
 MAX_DENOMINATOR = 10_000
@@ -83,6 +83,13 @@ def canonical(value) -> object | None:
             return None
         return ["dict", sorted(pairs, key=lambda p: json.dumps(p, sort_keys=True))]
     return None
+
+
+def unordered(form: object) -> object:
+    """A canonical form with the order of a top-level sequence dropped (for "in any order" answers)."""
+    if isinstance(form, list) and form and form[0] == "seq":
+        return ["set", sorted(form[1], key=lambda i: json.dumps(i, sort_keys=True))]
+    return form
 
 
 def form_digest(salt: str, form: object) -> str:
@@ -143,6 +150,12 @@ class SelfStudy:
         self.salt: str = data["salt"]
         self.questions: dict[str, dict] = data["questions"]
 
+    def _digest(self, value, question: dict) -> str | None:
+        form = canonical(value)
+        if form is None:
+            return None
+        return form_digest(self.salt, unordered(form) if question.get("unordered") else form)
+
     def check(self, name: str, env: dict | None = None) -> CheckResult:
         """Check exercise `name` against the variables of `env` (default: the caller's globals)."""
         if name not in self.questions:
@@ -162,7 +175,7 @@ class SelfStudy:
                 hint = case.get("hint") or f"{type(exc).__name__}: {exc}".strip()
                 return CheckResult(label, "not yet", " ".join(hint.split()))
         if q.get("single") and q.get("answers"):
-            wrong = [var for var, digest in q["answers"].items() if answer_digest(self.salt, env[var]) != digest]
+            wrong = [var for var, digest in q["answers"].items() if self._digest(env[var], q) != digest]
             if wrong:
                 names = ", ".join(f"`{v}`" for v in wrong)
                 return CheckResult(label, "not yet", f"{names} passes the checks but is not the right answer yet")
