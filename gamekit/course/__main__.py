@@ -74,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
         "--autograder",
         type=Path,
         action="append",
-        help="autograder zip or folder of zips (default: OUT/assign/autograder); may be repeated",
+        help="autograder zip or folder of zips (default: _build/assign/autograder); may be repeated",
     )
     cmd.add_argument(
         "--timeout",
@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         help=f"seconds one cell may run before it is stopped (default {grade.CELL_TIMEOUT:g})",
     )
     cmd.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: cores / 2)")
-    cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: OUT/grades)")
+    cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: _build/grades)")
     return parser
 
 
