@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         assign.assign_all(masters, out, self_study=args.self_study, jobs=args.jobs)
         warm = time.perf_counter() - start
-        print(f"again, nothing changed:         {warm:6.1f} s   (every lesson reused)")
+        print(f"again, same inputs:             {warm:6.1f} s   (lessons whose inputs did not change are reused)")
     return 0
 
 

@@ -537,13 +537,22 @@ def _cached(out: Path, master: Path, key: str) -> Assigned | None:
     return Assigned(data["name"], master, files["student"], files["autograder"], files["questions"])
 
 
-def _remember(out: Path, done: Assigned, key: str) -> None:
+def _last_seconds(out: Path, master: Path) -> float:
+    """How long `master` took the last time it was made here; unknown: its size as a guess."""
+    try:
+        return float(json.loads((out / ".cache" / f"{master.stem}.json").read_text(encoding="utf-8"))["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Path(master).stat().st_size / 20_000  # about 20 kB of notebook per second of otter assign
+
+
+def _remember(out: Path, done: Assigned, key: str, seconds: float) -> None:
     files = {"student": done.student, "autograder": done.autograder, "questions": done.questions}
     record = {
         "key": key,
         "name": done.name,
         "files": {n: f.relative_to(out).as_posix() for n, f in files.items()},
         "digests": {n: _file_digest(f) for n, f in files.items()},
+        "seconds": round(seconds, 1),
     }
     (out / ".cache").mkdir(parents=True, exist_ok=True)
     (out / ".cache" / f"{done.master.stem}.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
@@ -585,17 +594,21 @@ def assign_all(
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
+    todo.sort(key=lambda item: -_last_seconds(out, item[0]))  # the slowest first: the batch ends sooner
     n, done_count = len(masters), len(results)
     if results:
         say(f"reused {len(results)} of {n} lessons that did not change: {', '.join(m.stem for m in results)}")
     if todo:
         say(f"making {len(todo)} lesson(s), {min(jobs, len(todo))} at a time ...")
     started = time.monotonic()
+
+    def make(master: Path) -> tuple[Assigned, float]:
+        t0 = time.monotonic()
+        made = assign_notebook(master, out, run_tests=run_tests, self_study=self_study)
+        return made, time.monotonic() - t0
+
     with cf.ThreadPoolExecutor(max_workers=min(jobs, len(todo)) or 1) as pool:
-        futures = {
-            pool.submit(assign_notebook, master, out, run_tests=run_tests, self_study=self_study): (master, key)
-            for master, key in todo
-        }
+        futures = {pool.submit(make, master): (master, key) for master, key in todo}
         for finished, future in enumerate(cf.as_completed(futures), 1):
             master, key = futures[future]
             done_count += 1
@@ -604,8 +617,8 @@ def assign_all(
             # lessons run `jobs` at a time: the rest take about as long per batch as the ones so far
             eta = elapsed / finished * left if left else 0.0
             try:
-                results[master] = future.result()
-                _remember(out, results[master], key)
+                results[master], seconds = future.result()
+                _remember(out, results[master], key, seconds)
                 status = "done"
             except (ValueError, RuntimeError) as exc:
                 failed.append(f"{master.name}: {exc}")
