@@ -222,3 +222,22 @@ def test_speaker_notes_speak_about_the_lesson_as_it_is(path):
         or re.search(r"\b[XMWP]\d+\.\d+\b", n)
     ]
     assert not bad, bad
+
+
+def test_the_storyboard_shows_cut_leaves_as_unknown():
+    """Alpha-beta never looks at a cut leaf, so the storyboard cannot show its value."""
+    import matplotlib.pyplot as plt
+
+    from gamekit import SubtractionGame
+    from gamekit.search import trace_alphabeta
+    from gamekit.views.trees import build_tree, draw_alphabeta_step
+
+    game = SubtractionGame(9)
+    trace, tree = trace_alphabeta(game), build_tree(game)
+    last = len(trace.steps) - 1
+    fig = draw_alphabeta_step(trace, tree, last)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    visited = {st.node for st in trace.steps}
+    unseen = [n for n in tree.walk() if n.terminal and n.path not in visited]
+    plt.close(fig)
+    assert unseen and texts.count("?") == len(unseen)
