@@ -47,6 +47,7 @@ def test_different_answers_stay_different(a, b):
 
 
 def test_code_is_not_an_answer_and_salts_differ():
+    assert canonical({4: None, 5: 3}) == canonical({5: 3, 4: None}) is not None
     assert canonical(lambda: 1) is None and canonical([1, object()]) is None
     assert answer_digest("a", 5) != answer_digest("b", 5) == form_digest("b", 5)
 

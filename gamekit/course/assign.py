@@ -523,8 +523,12 @@ def assign_key(master: Path, run_tests: bool, self_study: bool) -> str:
     return h.hexdigest()
 
 
-def _cached(out: Path, master: Path, key: str) -> Assigned | None:
-    record = out / ".cache" / f"{master.stem}.json"
+def _record(out: Path, master: Path, self_study: bool) -> Path:
+    return out / ".cache" / f"{master.stem}{'-self-study' if self_study else ''}.json"
+
+
+def _cached(out: Path, master: Path, key: str, self_study: bool) -> Assigned | None:
+    record = _record(out, master, self_study)
     try:
         data = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -537,15 +541,15 @@ def _cached(out: Path, master: Path, key: str) -> Assigned | None:
     return Assigned(data["name"], master, files["student"], files["autograder"], files["questions"])
 
 
-def _last_seconds(out: Path, master: Path) -> float:
+def _last_seconds(out: Path, master: Path, self_study: bool) -> float:
     """How long `master` took the last time it was made here; unknown: its size as a guess."""
     try:
-        return float(json.loads((out / ".cache" / f"{master.stem}.json").read_text(encoding="utf-8"))["seconds"])
+        return float(json.loads(_record(out, master, self_study).read_text(encoding="utf-8"))["seconds"])
     except (OSError, ValueError, KeyError, TypeError):
         return Path(master).stat().st_size / 20_000  # about 20 kB of notebook per second of otter assign
 
 
-def _remember(out: Path, done: Assigned, key: str, seconds: float) -> None:
+def _remember(out: Path, done: Assigned, key: str, seconds: float, self_study: bool) -> None:
     files = {"student": done.student, "autograder": done.autograder, "questions": done.questions}
     record = {
         "key": key,
@@ -555,7 +559,7 @@ def _remember(out: Path, done: Assigned, key: str, seconds: float) -> None:
         "seconds": round(seconds, 1),
     }
     (out / ".cache").mkdir(parents=True, exist_ok=True)
-    (out / ".cache" / f"{done.master.stem}.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+    _record(out, done.master, self_study).write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 
 def assign_all(
@@ -585,7 +589,7 @@ def assign_all(
     todo: list[tuple[Path, str]] = []
     for master in masters:
         key = assign_key(master, run_tests, self_study)
-        hit = _cached(out, master, key) if reuse else None
+        hit = _cached(out, master, key, self_study) if reuse else None
         if hit is not None:
             results[master] = hit
         else:
@@ -594,7 +598,7 @@ def assign_all(
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
-    todo.sort(key=lambda item: -_last_seconds(out, item[0]))  # the slowest first: the batch ends sooner
+    todo.sort(key=lambda item: -_last_seconds(out, item[0], self_study))  # the slowest first: the batch ends sooner
     n, done_count = len(masters), len(results)
     if results:
         say(f"reused {len(results)} of {n} lessons that did not change: {', '.join(m.stem for m in results)}")
@@ -618,7 +622,7 @@ def assign_all(
             eta = elapsed / finished * left if left else 0.0
             try:
                 results[master], seconds = future.result()
-                _remember(out, results[master], key, seconds)
+                _remember(out, results[master], key, seconds, self_study)
                 status = "done"
             except (ValueError, RuntimeError) as exc:
                 failed.append(f"{master.name}: {exc}")

@@ -56,9 +56,12 @@ def canonical(value) -> object | None:
 
     Whole numbers (also numpy's and equal floats) become ints; fractions, and floats equal to a
     fraction with a denominator up to 10,000, become that fraction; other floats keep 9
-    significant digits; strings are stripped and lower-cased; lists and tuples become lists,
-    sets sorted lists, dicts sorted pairs. Anything else (a function, an object) gives None.
+    significant digits; strings are stripped and lower-cased; None gets a form of its own; lists
+    and tuples become lists, sets sorted lists, dicts sorted pairs. Anything else (a function, an
+    object) gives None.
     """
+    if value is None:
+        return ["none"]
     if isinstance(value, str):
         return ["str", value.strip().lower()]
     number = _number(value)
