@@ -262,7 +262,18 @@ class QLearner:
         self.rng = random.Random(seed)
         self.tables = _Tables(game, self.key)
         self.Q: list[list[float]] = [[0.0] * len(m) for m in self.tables.moves]
-        self.episodes = 0
+        self._episodes = 0
+
+    @property
+    def episodes(self) -> int:
+        """How many games `train` has played with this table (read-only: only `train` counts)."""
+        return self._episodes
+
+    @episodes.setter
+    def episodes(self, value: object) -> None:
+        raise AttributeError(
+            f"episodes counts the games train() played ({self._episodes}); it cannot be set (got {value!r})"
+        )
 
     def __repr__(self) -> str:
         return (
@@ -342,7 +353,7 @@ class QLearner:
             for _ in range(n):
                 step()
             done += n
-            self.episodes += n
+            self._episodes += n
             if bar is not None:
                 bar.update(n)
             if record_every and positions is not None:
@@ -506,7 +517,7 @@ class QLearner:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
                     raise ValueError(f"{source}: Q-value of {n} in {k!r} must be a finite number, got {v!r}")
             learner.Q[i] = [float(row[n]) for n in names]
-        learner.episodes = eps
+        learner._episodes = eps
         return learner
 
 

@@ -171,3 +171,27 @@ def test_a_test_line_that_shows_a_value_is_flagged():
     body += "def g():\n    h()\n_ = t.search(4)\nassert t"
     assert [p.split(" is ")[0] for p in _bare_expressions(body)] == ["test line 2", "test line 4"]
     assert _bare_expressions("assert (") and _bare_expressions('"""doc"""\nassert 1') == []
+
+
+@pytest.mark.notebook
+def test_assign_all_reuses_what_did_not_change_and_reports_progress(tmp_path, capsys):
+    master = tmp_path / FIXTURE.name
+    master.write_bytes(FIXTURE.read_bytes())
+    out = tmp_path / "out"
+    first = assign.assign_all([master], out, jobs=2)
+    err = capsys.readouterr().err
+    assert "[1/1] 99-fixture: done" in err and "reused" not in err
+    stamp = first[0].student.stat().st_mtime_ns
+    again = assign.assign_all([master], out, jobs=2)
+    assert "reused 1 of 1" in capsys.readouterr().err
+    assert again == first and again[0].student.stat().st_mtime_ns == stamp
+    # a change of the master, or a student copy edited by hand, makes the lesson again
+    nb = nbformat.read(master, as_version=4)
+    nb.cells[0].source += " (changed)"
+    nbformat.write(nb, master)
+    assert assign.assign_key(master, True, False) != assign.assign_key(FIXTURE, True, False)
+    assign.assign_all([master], out)
+    assert "[1/1] 99-fixture: done" in capsys.readouterr().err
+    first[0].student.write_text("{}", encoding="utf-8")
+    assign.assign_all([master], out)
+    assert "reused" not in capsys.readouterr().err

@@ -58,6 +58,8 @@ def test_notebook_executes_and_exports(path, artifacts):
         warnings.simplefilter("ignore", RuntimeWarning)
         offline = build.install_assets(paths)
     deck = build.slide_deck(nb, path.stem)
+    pages = build.slide_pages(deck)  # the executed outputs can split an over-tall slide
+    assert pages <= build.slide_budget(nb), f"{pages} slide pages, at most {build.slide_budget(nb)} for this lesson"
     page = build.classroom_notebook(nb, path.stem, keep_notes=False)
     for out in (build.write_slides(deck, path.stem, paths), build.write_html(page, path.stem, paths)):
         html = out.read_text(encoding="utf-8")

@@ -617,3 +617,11 @@ def test_q_learning_and_search_agree_on_a_game_with_passes():
     values = solve(game)
     start = game.initial_state()
     assert alphabeta(game, start).value == values[start]
+
+
+def test_the_episode_count_is_kept_by_train_and_cannot_be_set():
+    learner = QLearner(Nim([1, 2], misere=True), seed=0)
+    learner.train(30, progress=False)
+    with pytest.raises(AttributeError, match="only|cannot be set"):
+        learner.episodes = 3
+    assert learner.episodes == 30

@@ -8,6 +8,7 @@ For the classroom:
 
 Assignments and grading (otter-grader):
     python -m gamekit.course assign [NB ...]         # student notebooks + autograders -> _build/assign/
+    python -m gamekit.course assign --self-study     # copies for students alone: "correct" / "not yet"
     python -m gamekit.course grade SUBMISSIONS/      # scores CSV + feedback pages     -> _build/grades/
     python -m gamekit.course solutions [NB ...]      # self-study solutions (.ipynb, .html) -> _build/solutions/
 
@@ -57,13 +58,23 @@ def _parser() -> argparse.ArgumentParser:
             cmd.add_argument(
                 "--no-run-tests", action="store_true", help="do not run each master's tests on its solutions (faster)"
             )
+            cmd.add_argument(
+                "--self-study",
+                action="store_true",
+                help="copies for students working alone (_build/assign/self-study/): each check says "
+                "'correct' or 'not yet' where an exercise has one right answer",
+            )
+            cmd.add_argument("--jobs", type=int, default=None, help="lessons made at once (default: number of CPUs)")
+            cmd.add_argument(
+                "--rebuild", action="store_true", help="make every lesson again, even those that did not change"
+            )
     cmd = sub.add_parser("grade", help="grade a folder of submitted notebooks (otter run, no Docker)")
     cmd.add_argument("submissions", type=Path, help="folder with <student>.ipynb or <student>/<file>.ipynb")
     cmd.add_argument(
         "--autograder",
         type=Path,
         action="append",
-        help="autograder zip or folder of zips (default: OUT/assign/autograder); may be repeated",
+        help="autograder zip or folder of zips (default: _build/assign/autograder); may be repeated",
     )
     cmd.add_argument(
         "--timeout",
@@ -72,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         help=f"seconds one cell may run before it is stopped (default {grade.CELL_TIMEOUT:g})",
     )
     cmd.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: cores / 2)")
-    cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: OUT/grades)")
+    cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: _build/grades)")
     return parser
 
 
@@ -110,7 +121,14 @@ def main(argv: list[str] | None = None) -> int:
                     raise ValueError(f"{path.name} has no '{assign.CONFIG_MARK}' cell: it is not an assignment")
                 else:
                     print(f"skipped {path.name}: not in the assignment format yet", file=sys.stderr)
-            done = assign.assign_all(masters, paths.assign, run_tests=not args.no_run_tests)
+            done = assign.assign_all(
+                masters,
+                paths.assign,
+                run_tests=not args.no_run_tests,
+                self_study=args.self_study,
+                jobs=args.jobs,
+                reuse=not args.rebuild,
+            )
             written = [p for a in done for p in (a.student, a.autograder)]
         elif args.command == "slides":
             written = build.build_slides(notebooks, paths, offline=offline, with_solutions=args.with_solutions)

@@ -15,7 +15,14 @@ master, `assign_notebook` writes
 its own tests is refused. `student_leaks` then proves that no solution line, hidden test line or
 speaker note reached the student notebook.
 
-`solution_notebook` makes the self-study copy: the master without speaker notes, tests or otter
+With `self_study=True` (`assign --self-study`) the student copy is made for a student working
+alone (`self-study/NN-title-student.ipynb`): otter's checker is replaced by
+`gamekit.course.selfstudy.SelfStudy`, which says "correct" or "not yet" for every exercise with a
+single right answer (salted hashes of the canonical answers, which `canonical_answers` gets by
+running the master) and "plausible" for the others; a failing check shows its hint in one line,
+and no otter log file is written next to the notebook.
+
+`solution_notebook` makes the solutions set: the master without speaker notes, tests or otter
 markers, solutions shown as plain cells (`python -m gamekit.course solutions` executes it and
 writes .ipynb and .html).
 """
@@ -23,8 +30,10 @@ writes .ipynb and .html).
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -52,6 +61,8 @@ __all__ = [
     "questions",
     "quiet_output",
     "secret_lines",
+    "self_study_copy",
+    "self_study_data",
     "solution_code",
     "solution_notebook",
     "student_file_name",
@@ -346,8 +357,103 @@ def _run_otter_assign(master: Path, result: Path, run_tests: bool, timeout: floa
         raise RuntimeError(f"otter assign {master.name} failed:\n{out[-4000:]}")
 
 
-def assign_notebook(master: Path, out: Path, run_tests: bool = True, timeout: float = 900) -> Assigned:
+#: Tag of an exercise's prompt cell when its answer variables have no single right value
+#: (for example a rate measured with the student's own random draws).
+PLAUSIBLE_TAG = "self-study-plausible"
+#: Tag of an exercise's prompt cell whose answer is a list that may come in any order.
+UNORDERED_TAG = "self-study-unordered"
+_ANSWER_VAR = re.compile(r"^\s*(answer_\w+)\s*=", re.M)
+_ANSWERS_MARK = "SELF-STUDY-ANSWERS "
+
+
+def canonical_answers(master: Path, timeout: float = 900) -> dict[str, object]:
+    """Run `master` (solutions included) and return the canonical form of every `answer_*` variable."""
+    from .execute import execute_notebook
+
+    nb = without_teacher_cells(nbformat.read(master, as_version=4))
+    nb.cells.append(
+        nbformat.v4.new_code_cell(
+            "import json as _json\nfrom gamekit.course.selfstudy import canonical as _canonical\n"
+            f"print({_ANSWERS_MARK!r} + _json.dumps("
+            "{k: _canonical(v) for k, v in dict(globals()).items() if k.startswith('answer_')}))"
+        )
+    )
+    with tempfile.TemporaryDirectory(prefix="answers-") as tmp:
+        copy_path = Path(tmp) / master.name
+        nbformat.write(nb, copy_path)
+        done = execute_notebook(copy_path, timeout=int(timeout))
+    for out in done.cells[-1].get("outputs", []):
+        for line in out.get("text", "").splitlines():
+            if line.startswith(_ANSWERS_MARK):
+                return json.loads(line[len(_ANSWERS_MARK) :])
+    raise RuntimeError(f"running {master.name} gave no answers")
+
+
+def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNode, answers: dict) -> dict:
+    """What a self-study copy's checker needs: per question its label, public checks, and the
+    salted digests of its answers (never the answers), and whether it has one right answer."""
+    from .selfstudy import form_digest, unordered
+
+    salt = secrets.token_hex(16)
+    public = student.metadata.get("otter", {}).get("tests", {})
+    data: dict = {"salt": salt, "questions": {}}
+    for q in questions(master):
+        if q.manual:
+            continue
+        solution = "\n".join(master.cells[i].source for i in q.solution_cells if master.cells[i].cell_type == "code")
+        names = list(dict.fromkeys(_ANSWER_VAR.findall(solution)))
+        prompt = master.cells[q.prompt] if q.prompt is not None else None
+        label = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
+        tags = prompt.metadata.get("tags", []) if prompt is not None else []
+        plausible, any_order = PLAUSIBLE_TAG in tags, UNORDERED_TAG in tags
+        forms = {n: unordered(answers.get(n)) if any_order else answers.get(n) for n in names}
+        single = bool(names) and not plausible and all(f is not None for f in forms.values())
+        cases = [
+            {"code": case["code"], "hint": case.get("failure_message") or ""}
+            for suite in public.get(q.name, {}).get("suites", [])
+            for case in suite.get("cases", [])
+            if not case.get("hidden")
+        ]
+        data["questions"][q.name] = {
+            "label": label.group(1) if label else q.name,
+            "public": cases,
+            "answers": {n: form_digest(salt, f) for n, f in forms.items() if f is not None} if single else {},
+            "single": single,
+            "unordered": any_order,
+            "functions": bool(re.search(r"^\s*(def|class)\s", solution, re.M)),
+        }
+    return data
+
+
+def self_study_copy(student: nbformat.NotebookNode, data: dict) -> nbformat.NotebookNode:
+    """The self-study version of otter's student notebook: `SelfStudy` instead of otter's checker."""
+    nb = copy.deepcopy(student)
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    literal = f"r'''{text}'''" if "'''" not in text and not text.endswith("\\") else repr(text)
+    init = (
+        '# Self-study checks: the check under each exercise says "correct" or "not yet" (or "plausible"\n'
+        "# where an exercise has no single right answer). Below: the public checks and salted hashes of\n"
+        "# the answers, never the answers themselves.\n"
+        "from gamekit.course.selfstudy import SelfStudy\n\n"
+        f"grader = SelfStudy({literal})"
+    )
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "otter.Notebook(" in cell.source:
+            cell.source = init
+            break
+    else:
+        raise ValueError("the student notebook has no otter init cell to replace")
+    nb.metadata.pop("otter", None)
+    return nb
+
+
+def assign_notebook(
+    master: Path, out: Path, run_tests: bool = True, timeout: float = 900, self_study: bool = False
+) -> Assigned:
     """Write the student notebook and the autograder of `master` below `out` (see the module doc).
+
+    With `self_study` the student notebook is the self-study copy (`self-study/`), whose checks
+    say "correct" or "not yet"; otherwise the class copy (`student/`) with otter's public checks.
 
     Raises ValueError if `master` is not in the assignment format or its student copy would
     leak a secret, RuntimeError if `otter assign` fails (for example: a solution fails its tests).
@@ -356,7 +462,8 @@ def assign_notebook(master: Path, out: Path, run_tests: bool = True, timeout: fl
     nb = nbformat.read(master, as_version=4)
     name = assignment_name(nb)
     clean = without_teacher_cells(nb)
-    (out / "student").mkdir(parents=True, exist_ok=True)
+    folder = out / ("self-study" if self_study else "student")
+    folder.mkdir(parents=True, exist_ok=True)
     (out / "autograder").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="assign-") as tmp:
         source = Path(tmp) / master.name
@@ -369,10 +476,13 @@ def assign_notebook(master: Path, out: Path, run_tests: bool = True, timeout: fl
             raise RuntimeError(f"otter assign wrote {len(zips)} autograder zips for {master.name}, expected 1")
         file_name = student_file_name(master)
         student_nb = _finish_student(student_nb, file_name)
+        if self_study:
+            answers = canonical_answers(master, timeout)
+            student_nb = self_study_copy(student_nb, self_study_data(nb, student_nb, answers))
         leaks = student_leaks(nb, student_nb)
         if leaks:
             raise ValueError(f"the student copy of {master.name} would leak: " + "; ".join(leaks[:5]))
-        student = out / "student" / file_name
+        student = folder / file_name
         nbformat.write(student_nb, student)
         autograder = out / "autograder" / f"{master.stem}-autograder.zip"
         shutil.copyfile(zips[0], autograder)
@@ -392,23 +502,136 @@ def assign_notebook(master: Path, out: Path, run_tests: bool = True, timeout: fl
     return Assigned(name, master, student, autograder, listing)
 
 
-def assign_all(masters: Iterable[Path], out: Path, run_tests: bool = True) -> list[Assigned]:
-    """`assign_notebook` for each master in turn, saying which one runs (it can take a while).
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
-    A master that fails does not stop the others; the failures are raised together at the end.
+
+def assign_key(master: Path, run_tests: bool, self_study: bool) -> str:
+    """A hash of everything that determines what `assign_notebook` writes for `master`: the master
+    itself, every file of the gamekit package (the solutions run on it, the build is part of it),
+    the versions of Python and otter-grader, and the options."""
+    from importlib.metadata import version
+
+    package = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    h.update(f"{sys.version_info[:3]} otter {version('otter-grader')} {run_tests} {self_study}\n".encode())
+    h.update(f"master {_file_digest(Path(master))}\n".encode())
+    for path in sorted(package.rglob("*")):
+        kept = path.suffix in (".py", ".json", ".csv", ".sqlite", ".typed") and "__pycache__" not in path.parts
+        if kept and path.is_file():
+            h.update(f"{path.relative_to(package).as_posix()} {_file_digest(path)}\n".encode())
+    return h.hexdigest()
+
+
+def _record(out: Path, master: Path, self_study: bool) -> Path:
+    return out / ".cache" / f"{master.stem}{'-self-study' if self_study else ''}.json"
+
+
+def _cached(out: Path, master: Path, key: str, self_study: bool) -> Assigned | None:
+    record = _record(out, master, self_study)
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if data.get("key") != key:
+        return None
+    files = {name: out / rel for name, rel in data["files"].items()}
+    if any(not f.is_file() or _file_digest(f) != data["digests"][name] for name, f in files.items()):
+        return None
+    return Assigned(data["name"], master, files["student"], files["autograder"], files["questions"])
+
+
+def _last_seconds(out: Path, master: Path, self_study: bool) -> float:
+    """How long `master` took the last time it was made here; unknown: its size as a guess."""
+    try:
+        return float(json.loads(_record(out, master, self_study).read_text(encoding="utf-8"))["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Path(master).stat().st_size / 20_000  # about 20 kB of notebook per second of otter assign
+
+
+def _remember(out: Path, done: Assigned, key: str, seconds: float, self_study: bool) -> None:
+    files = {"student": done.student, "autograder": done.autograder, "questions": done.questions}
+    record = {
+        "key": key,
+        "name": done.name,
+        "files": {n: f.relative_to(out).as_posix() for n, f in files.items()},
+        "digests": {n: _file_digest(f) for n, f in files.items()},
+        "seconds": round(seconds, 1),
+    }
+    (out / ".cache").mkdir(parents=True, exist_ok=True)
+    _record(out, done.master, self_study).write_text(json.dumps(record, indent=1), encoding="utf-8")
+
+
+def assign_all(
+    masters: Iterable[Path],
+    out: Path,
+    run_tests: bool = True,
+    self_study: bool = False,
+    jobs: int | None = None,
+    reuse: bool = True,
+) -> list[Assigned]:
+    """`assign_notebook` for every master, `jobs` at a time (default: the number of CPUs).
+
+    A master whose inputs did not change since the last run (`assign_key`) and whose files are
+    still there as written is reused, not made again. Progress goes to stderr: each lesson as it
+    finishes, with an estimate of the time left. A master that fails does not stop the others;
+    the failures are raised together at the end.
     """
+    import concurrent.futures as cf
+    import os
+    import time
+
     masters = list(masters)
-    done, failed = [], []
-    for k, master in enumerate(masters, 1):
-        print(f"[{k}/{len(masters)}] otter assign {master.name} ...", file=sys.stderr, flush=True)
-        try:
-            done.append(assign_notebook(master, out, run_tests=run_tests))
-        except (ValueError, RuntimeError) as exc:
-            print(f"      FAILED: {str(exc).splitlines()[0]}", file=sys.stderr, flush=True)
-            failed.append(f"{master.name}: {exc}")
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    out.mkdir(parents=True, exist_ok=True)
+    results: dict[Path, Assigned] = {}
+    failed: list[str] = []
+    todo: list[tuple[Path, str]] = []
+    for master in masters:
+        key = assign_key(master, run_tests, self_study)
+        hit = _cached(out, master, key, self_study) if reuse else None
+        if hit is not None:
+            results[master] = hit
+        else:
+            todo.append((master, key))
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    todo.sort(key=lambda item: -_last_seconds(out, item[0], self_study))  # the slowest first: the batch ends sooner
+    n, done_count = len(masters), len(results)
+    if results:
+        say(f"reused {len(results)} of {n} lessons that did not change: {', '.join(m.stem for m in results)}")
+    if todo:
+        say(f"making {len(todo)} lesson(s), {min(jobs, len(todo))} at a time ...")
+    started = time.monotonic()
+
+    def make(master: Path) -> tuple[Assigned, float]:
+        t0 = time.monotonic()
+        made = assign_notebook(master, out, run_tests=run_tests, self_study=self_study)
+        return made, time.monotonic() - t0
+
+    with cf.ThreadPoolExecutor(max_workers=min(jobs, len(todo)) or 1) as pool:
+        futures = {pool.submit(make, master): (master, key) for master, key in todo}
+        for finished, future in enumerate(cf.as_completed(futures), 1):
+            master, key = futures[future]
+            done_count += 1
+            elapsed = time.monotonic() - started
+            left = len(todo) - finished
+            # lessons run `jobs` at a time: the rest take about as long per batch as the ones so far
+            eta = elapsed / finished * left if left else 0.0
+            try:
+                results[master], seconds = future.result()
+                _remember(out, results[master], key, seconds, self_study)
+                status = "done"
+            except (ValueError, RuntimeError) as exc:
+                failed.append(f"{master.name}: {exc}")
+                status = f"FAILED: {str(exc).splitlines()[0]}"
+            tail = f", about {eta:.0f} s left" if left else ""
+            say(f"[{done_count}/{n}] {master.stem}: {status} ({elapsed:.0f} s so far{tail})")
     if failed:
-        raise RuntimeError(f"{len(failed)} of {len(masters)} notebooks failed:\n" + "\n\n".join(failed))
-    return done
+        raise RuntimeError(f"{len(failed)} of {n} notebooks failed:\n" + "\n\n".join(failed))
+    return [results[m] for m in masters]
 
 
 def solution_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

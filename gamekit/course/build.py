@@ -74,6 +74,10 @@ __all__ = [
     "page_html",
     "remote_resources",
     "SLIDE_BUDGET",
+    "MINUTES_PER_SLIDE",
+    "lesson_minutes",
+    "slide_budget",
+    "slide_pages",
     "slide_deck",
     "slides_html",
     "SLIDES_TEMPLATE",
@@ -609,6 +613,46 @@ def split_long_slides(nb: nbformat.NotebookNode, budget: int = SLIDE_BUDGET) -> 
     return out
 
 
+#: A lesson may have at most one slide page (slide or sub-slide) per this many minutes.
+MINUTES_PER_SLIDE = 1.5
+
+
+def lesson_minutes(nb: nbformat.NotebookNode) -> float:
+    """The lesson's length in minutes, from its metadata `"course": {"minutes": N}`.
+
+    Raises ValueError when it is missing or not a positive number.
+    """
+    minutes = nb.metadata.get("course", {}).get("minutes")
+    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not minutes > 0:
+        raise ValueError(
+            f'the notebook metadata needs "course": {{"minutes": N}} with N > 0 (the lesson\'s length), got {minutes!r}'
+        )
+    return float(minutes)
+
+
+def slide_budget(nb: nbformat.NotebookNode) -> int:
+    """How many slide pages the lesson may have: one per `MINUTES_PER_SLIDE` minutes of its length."""
+    return int(lesson_minutes(nb) // MINUTES_PER_SLIDE)
+
+
+def slide_pages(deck: nbformat.NotebookNode) -> int:
+    """The number of pages (slides and sub-slides) the reveal.js export makes of `deck`.
+
+    Counted as nbconvert's slide exporter does: the first cell that is neither `skip` nor
+    `notes` opens a slide, and every later `slide` or `subslide` cell opens a page; the build's
+    own split of over-tall slides (`split_long_slides`) is applied first, as `slides_html` does.
+    """
+    pages, started = 0, False
+    for cell in split_long_slides(deck).cells:
+        kind = cell.metadata.get("slideshow", {}).get("slide_type", "-")
+        if kind in ("skip", "notes"):
+            continue
+        if not started or kind in ("slide", "subslide"):
+            pages += 1
+            started = True
+    return pages
+
+
 def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     """An executed notebook as reveal.js slides (HTML text) whose assets live in `lib/`."""
     from nbconvert import SlidesExporter
@@ -780,9 +824,12 @@ def figure_text_px(pt: float, dpi: float, natural_width: float, shown_width: flo
 
 def notebook_figure_report(nb: nbformat.NotebookNode, box: tuple[int, int] = FIGURE_BOX) -> list[dict]:
     """Each figure of a notebook executed with the slide style, as the slides will show it: its
-    cell, its size on the slide and its smallest text in slide pixels (`ok` False when too small)."""
+    cell, its size on the slide and its smallest text in slide pixels (`ok` False when too small).
+    Cells that are not on the slides (slide_type `skip` or `notes`: set-up, optional parts) are left out."""
     found = []
     for i, cell in enumerate(nb.cells):
+        if cell.metadata.get("slideshow", {}).get("slide_type") in ("skip", "notes"):
+            continue
         for o in cell.get("outputs", []):
             png, meta = o.get("data", {}).get("image/png"), o.get("metadata", {})
             size = _png_size(png) if png else None

@@ -309,7 +309,7 @@ def draw_alphabeta_step(
             xy=(x, y), xytext=(0, -15 * scale), textcoords="offset points", ha="center", va="top", fontsize=15 * scale
         )  # offsets in points: clear of the marker at any figure size
         if n.terminal:
-            shown = n.value if (visited or grey) else None
+            shown = n.value if visited else None  # a cut leaf was never looked at: "?" (in grey)
             ax.annotate(_fmt(shown) if shown is not None else "?", color=GREY if grey else BLACK, **below)
         elif n.path in seen_value:
             ax.annotate(_fmt(seen_value[n.path]), bbox=dict(fc="white", ec="none", pad=0.3), zorder=4, **below)

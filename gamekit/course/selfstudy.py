@@ -1,0 +1,188 @@
+"""Self-study checks: "correct" or "not yet" for every exercise with one right answer.
+
+A student working alone reads otter's "passed!" on a wrong answer as "right". The self-study
+copies that `python -m gamekit.course assign --self-study` writes replace otter's checker by
+`SelfStudy`: `grader.check("q1_1")` first runs the exercise's public checks (a failing one
+shows its hint in one line) and then compares each answer variable with the canonical answer
+through a salted hash, so the copy holds no answer in any form. Answers written differently but
+equal count as correct: `canonical` puts them in one normal form first (a list and a tuple of
+the same items are the same; a float equal to a simple fraction is that fraction; a word is
+compared without case and surrounding spaces). Exercises without a single right answer (a
+function to write, a measured rate, an explanation) get "plausible: your teacher's tests decide"
+when their public checks pass.
+
+This is a study aid, not a grader: the hashes can be tried answer by answer, exactly as a
+student could try answers in the check itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import numbers
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "SelfStudy", "unordered"]
+
+#: Largest denominator under which a float is read as the fraction it equals.
+MAX_DENOMINATOR = 10_000
+
+
+def _number(value) -> object | None:
+    if isinstance(value, bool):
+        return ["bool", value]
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, Fraction):
+        frac = value
+    elif isinstance(value, numbers.Real):
+        x = float(value)
+        if not math.isfinite(x):
+            return ["float", repr(x)]
+        frac = Fraction(x).limit_denominator(MAX_DENOMINATOR)
+        if abs(float(frac) - x) > 1e-12 * max(1.0, abs(x)):
+            return ["float", f"{x:.9g}"]
+    else:
+        return None
+    return int(frac) if frac.denominator == 1 else ["fraction", frac.numerator, frac.denominator]
+
+
+def canonical(value) -> object | None:
+    """`value` in a normal form for comparing answers (JSON data), or None if it is not plain data.
+
+    Whole numbers (also numpy's and equal floats) become ints; fractions, and floats equal to a
+    fraction with a denominator up to 10,000, become that fraction; other floats keep 9
+    significant digits; strings are stripped and lower-cased; None gets a form of its own; lists
+    and tuples become lists, sets sorted lists, dicts sorted pairs. Anything else (a function, an
+    object) gives None.
+    """
+    if value is None:
+        return ["none"]
+    if isinstance(value, str):
+        return ["str", value.strip().lower()]
+    number = _number(value)
+    if number is not None:
+        return number
+    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):  # numpy arrays and scalars
+        try:
+            return canonical(value.tolist())
+        except (TypeError, ValueError):
+            return None
+    if isinstance(value, (list, tuple)):
+        items = [canonical(v) for v in value]
+        return None if any(i is None for i in items) else ["seq", items]
+    if isinstance(value, (set, frozenset)):
+        items = [canonical(v) for v in value]
+        if any(i is None for i in items):
+            return None
+        return ["set", sorted(items, key=lambda i: json.dumps(i, sort_keys=True))]
+    if isinstance(value, dict):
+        pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
+        if any(k is None or v is None for k, v in pairs):
+            return None
+        return ["dict", sorted(pairs, key=lambda p: json.dumps(p, sort_keys=True))]
+    return None
+
+
+def unordered(form: object) -> object:
+    """A canonical form with the order of a top-level sequence dropped (for "in any order" answers)."""
+    if isinstance(form, list) and form and form[0] == "seq":
+        return ["set", sorted(form[1], key=lambda i: json.dumps(i, sort_keys=True))]
+    return form
+
+
+def form_digest(salt: str, form: object) -> str:
+    """The salted SHA-256 of a canonical form (see `canonical`)."""
+    text = json.dumps(form, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()
+
+
+def answer_digest(salt: str, value) -> str | None:
+    """The salted SHA-256 of `value`'s canonical form (None if the value is not plain data)."""
+    form = canonical(value)
+    return None if form is None else form_digest(salt, form)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a self-study check found: a verdict ("correct", "not yet", "plausible") and why."""
+
+    exercise: str
+    verdict: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.exercise}: {self.verdict}" + (f" — {self.detail}" if self.detail else "")
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        colour = {"correct": "#1a7f37", "not yet": "#b35900"}.get(self.verdict, "#444")
+        detail = f" — {html.escape(self.detail)}" if self.detail else ""
+        return (
+            f"<p><strong>{html.escape(self.exercise)}</strong>: "
+            f'<strong style="color:{colour}">{html.escape(self.verdict)}</strong>{detail}</p>'
+        )
+
+
+def _doctest_code(code: str) -> str:
+    lines = []
+    for line in code.splitlines():
+        if line.startswith((">>> ", "... ")):
+            lines.append(line[4:])
+        elif line.strip() in (">>>", "..."):
+            lines.append("")
+    return "\n".join(lines)
+
+
+class SelfStudy:
+    """The checker of a self-study copy: `grader.check("q1_1")` says "correct" or "not yet".
+
+    `data` is the JSON that `assign --self-study` writes into the copy: a salt and, per
+    question, its label, its public checks (code and hint), the salted digests of its answer
+    variables, and whether it has a single right answer at all.
+    """
+
+    def __init__(self, data: str | dict):
+        data = json.loads(data) if isinstance(data, str) else data
+        self.salt: str = data["salt"]
+        self.questions: dict[str, dict] = data["questions"]
+
+    def _digest(self, value, question: dict) -> str | None:
+        form = canonical(value)
+        if form is None:
+            return None
+        return form_digest(self.salt, unordered(form) if question.get("unordered") else form)
+
+    def check(self, name: str, env: dict | None = None) -> CheckResult:
+        """Check exercise `name` against the variables of `env` (default: the caller's globals)."""
+        if name not in self.questions:
+            known = ", ".join(self.questions) or "none"
+            raise ValueError(f"no exercise {name!r} in this notebook; the exercises are: {known}")
+        if env is None:
+            env = sys._getframe(1).f_globals
+        q = self.questions[name]
+        label = q.get("label", name)
+        for var in q.get("answers", {}):
+            if var not in env or env[var] is Ellipsis:
+                return CheckResult(label, "not yet", f"give `{var}` a value (it is still `...` or missing)")
+        for case in q.get("public", []):
+            try:
+                exec(compile(_doctest_code(case["code"]), f"<check {name}>", "exec"), dict(env))
+            except Exception as exc:  # the student's code may raise anything: that is a hint, not a crash
+                hint = case.get("hint") or f"{type(exc).__name__}: {exc}".strip()
+                return CheckResult(label, "not yet", " ".join(hint.split()))
+        if q.get("single") and q.get("answers"):
+            wrong = [var for var, digest in q["answers"].items() if self._digest(env[var], q) != digest]
+            if wrong:
+                names = ", ".join(f"`{v}`" for v in wrong)
+                return CheckResult(label, "not yet", f"{names} passes the checks but is not the right answer yet")
+            if q.get("functions"):
+                return CheckResult(label, "correct", "your code itself is judged by your teacher's tests")
+            return CheckResult(label, "correct")
+        return CheckResult(label, "plausible", "no single right answer to compare with: your teacher's tests decide")

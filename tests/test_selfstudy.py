@@ -1,0 +1,155 @@
+"""Self-study copies: each check says "correct" or "not yet" and the copy holds no answer.
+
+Fast tests check the normal form of answers and the checker; the `notebook` tests make the
+self-study copy of the fixture master with `assign --self-study` and run it.
+"""
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+from make_fixture import FIXTURE
+
+from gamekit import SubtractionGame, red_blue
+from gamekit.course import assign
+from gamekit.course.execute import execute_notebook
+from gamekit.course.selfstudy import SelfStudy, answer_digest, canonical, form_digest
+
+RED_COUNT = len([n for n in red_blue(40).red if 1 <= n <= 40])
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ([3, 11], (3, 11)),
+        ([3, 11], [np.int64(3), np.int64(11)]),
+        (Fraction(2, 21), 2 / 21),
+        (6, 6.0),
+        ("more", " More "),
+        ({1, 2}, {2, 1}),
+        ((173, 87), np.array([173, 87])),
+    ],
+)
+def test_answers_written_differently_have_one_normal_form(a, b):
+    assert canonical(a) == canonical(b) is not None
+    assert answer_digest("salt", a) == answer_digest("salt", b)
+
+
+@pytest.mark.parametrize(("a", "b"), [([3, 11], [11, 3]), (Fraction(2, 21), 0.095), ("more", "fewer"), (1, True)])
+def test_different_answers_stay_different(a, b):
+    assert canonical(a) != canonical(b)
+
+
+def test_code_is_not_an_answer_and_salts_differ():
+    assert canonical({4: None, 5: 3}) == canonical({5: 3, 4: None}) is not None
+    assert canonical(lambda: 1) is None and canonical([1, object()]) is None
+    assert answer_digest("a", 5) != answer_digest("b", 5) == form_digest("b", 5)
+
+
+def _checker(digests: dict, public=(), single=True, functions=False) -> SelfStudy:
+    return SelfStudy(
+        {
+            "salt": "s",
+            "questions": {
+                "q1_1": {
+                    "label": "Exercise 1.1",
+                    "public": list(public),
+                    "answers": {k: form_digest("s", canonical(v)) for k, v in digests.items()},
+                    "single": single,
+                    "functions": functions,
+                }
+            },
+        }
+    )
+
+
+def test_the_check_says_correct_not_yet_or_plausible():
+    public = [{"code": ">>> assert isinstance(answer_1_1, (list, tuple))\n", "hint": "answer_1_1 must be a list"}]
+    grader = _checker({"answer_1_1": [3, 5, 11]}, public)
+    assert grader.check("q1_1", {"answer_1_1": (3, 5, 11)}).verdict == "correct"
+    assert grader.check("q1_1", {"answer_1_1": [3, 11]}).verdict == "not yet"
+    still = grader.check("q1_1", {"answer_1_1": ...})
+    assert still.verdict == "not yet" and "still" in still.detail
+    hint = grader.check("q1_1", {"answer_1_1": 3})
+    assert (hint.verdict, hint.detail) == ("not yet", "answer_1_1 must be a list")
+    assert "\n" not in str(hint) and "Traceback" not in str(hint) and "doctest" not in str(hint)
+    assert _checker({}, public, single=False).check("q1_1", {"answer_1_1": [1]}).verdict == "plausible"
+    with pytest.raises(ValueError, match="no exercise 'q9_9'"):
+        grader.check("q9_9", {})
+
+
+@pytest.fixture(scope="module")
+def self_study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("self-study")
+    return assign.assign_notebook(FIXTURE, out, self_study=True)
+
+
+def _grader(nb) -> SelfStudy:
+    init = next(c.source for c in nb.cells if "SelfStudy(" in c.source)
+    env: dict = {}
+    exec(init, env)
+    return env["grader"]
+
+
+@pytest.mark.notebook
+def test_self_study_copy_holds_no_answer_and_checks_truthfully(self_study):
+    assert self_study.student.parent.name == "self-study"
+    text = self_study.student.read_text(encoding="utf-8")
+    nb = nbformat.reads(text, as_version=4)
+    assert "otter" not in nb.metadata and "import otter" not in text
+    assert assign.student_leaks(nbformat.read(FIXTURE, as_version=4), nb) == []
+    for secret in ("[3, 11]", "(3, 11)", "3, 11]", json.dumps(canonical([3, 11])), f"answer_99_4 = {RED_COUNT}"):
+        assert secret not in text
+    grader = _grader(nb)
+    assert grader.check("q99_1", {"answer_99_1": [np.int64(3), np.int64(11)]}).verdict == "correct"
+    assert grader.check("q99_1", {"answer_99_1": (3, 11)}).detail.startswith("answer_99_1 should be a list")
+    assert grader.check("q99_1", {"answer_99_1": [3]}).verdict == "not yet"
+    assert grader.check("q99_4", {"answer_99_4": RED_COUNT}).verdict == "correct"
+    assert grader.check("q99_4", {"answer_99_4": RED_COUNT + 1}).verdict == "not yet"
+    env = {"SubtractionGame": SubtractionGame, "alphabeta_value": lambda game, state, *bounds: 1}
+    assert grader.check("q99_2", env).verdict == "plausible"
+
+
+@pytest.mark.notebook
+def test_running_a_self_study_copy_writes_nothing_beside_it(self_study, tmp_path):
+    copy = tmp_path / self_study.student.name
+    copy.write_bytes(self_study.student.read_bytes())
+    done = execute_notebook(copy)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [copy.name]
+    shown = [
+        out.get("data", {}).get("text/plain", "")
+        for c in done.cells
+        if c.cell_type == "code" and "grader.check(" in c.source
+        for out in c.outputs
+    ]
+    assert shown and all("not yet" in s for s in shown[:1])
+
+
+def test_any_order_answers_compare_as_sets():
+    from gamekit.course.selfstudy import unordered
+
+    assert unordered(canonical([(3, 4), (1, 4)])) == unordered(canonical([[1, 4], [3, 4]]))
+    assert unordered(canonical([1, 2])) != unordered(canonical([1, 2, 3])) and unordered(5) == 5
+
+
+@pytest.mark.notebook
+def test_self_study_copy_of_a_chapter(tmp_path):
+    """Chapter 6: Ex. 6.1 in any order is correct, a missing move is not yet, and no answer is in the copy."""
+    from gamekit import Nim, NimState
+
+    master = Path(__file__).resolve().parent.parent / "notebooks" / "06-q-learning-nim.ipynb"
+    done = assign.assign_notebook(master, tmp_path, self_study=True)
+    text = done.student.read_text(encoding="utf-8")
+    for secret in ("(1, 4), (2, 4), (3, 4)", "[1, 4], [2, 4], [3, 4]", "[1,4],[2,4],[3,4]"):
+        assert secret not in text
+    grader = _grader(nbformat.reads(text, as_version=4))
+    env = {"Nim": Nim, "NimState": NimState}
+    assert grader.check("q6_1", env | {"answer_6_1": [[3, 4], (1, 4), (2, 4)]}).verdict == "correct"
+    assert grader.check("q6_1", env | {"answer_6_1": [(1, 4), (2, 4)]}).verdict == "not yet"
+    assert grader.check("q6_4", {}).verdict in ("not yet", "plausible")

@@ -1,0 +1,85 @@
+"""Every lesson fits its hour: at most one slide page per 1.5 minutes of the length in its metadata.
+
+The pages are counted as the reveal.js export makes them (`build.slide_pages`, checked against
+nbconvert's own exporter below); the executed decks are counted again in test_notebooks.py,
+where the outputs' heights can split a slide.
+"""
+
+import re
+from html.parser import HTMLParser
+
+import nbformat
+import pytest
+from conftest import NOTEBOOKS
+
+from gamekit.course import build
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_deck_is_within_its_slide_budget(path):
+    nb = nbformat.read(path, as_version=4)
+    minutes = build.lesson_minutes(nb)
+    pages = build.slide_pages(build.slide_deck(nb, path.stem))
+    assert pages <= build.slide_budget(nb) == int(minutes // 1.5), (
+        f"{path.name}: {pages} slide pages for {minutes:g} minutes (at most {build.slide_budget(nb)}): "
+        "move depth into an optional part (slide_type skip, labelled for readers) or a handout"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_the_title_slide_states_the_lessons_length(path):
+    nb = nbformat.read(path, as_version=4)
+    minutes = build.lesson_minutes(nb)
+    title = nb.cells[0].source
+    stated = [int(m) for m in re.findall(r"(\d+)\s*min", title)]
+    assert stated and sum(stated) == minutes or minutes == max(stated), (title[:300], minutes)
+
+
+def _exported_pages(nb) -> int:
+    from nbconvert import SlidesExporter
+
+    body, _ = SlidesExporter().from_notebook_node(build.split_long_slides(nb))
+
+    class Pages(HTMLParser):  # a page is a <section> with no <section> inside it
+        def __init__(self):
+            super().__init__()
+            self.stack: list[bool] = []
+            self.pages = 0
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "section":
+                if self.stack:
+                    self.stack[-1] = True
+                self.stack.append(False)
+
+        def handle_endtag(self, tag):
+            if tag == "section":
+                self.pages += not self.stack.pop()
+
+    parser = Pages()
+    parser.feed(body)
+    return parser.pages
+
+
+def test_pages_are_counted_as_the_slide_export_makes_them():
+    md = nbformat.v4.new_markdown_cell
+    cells = [
+        md("set-up", metadata={"slideshow": {"slide_type": "skip"}}),
+        md("first visible: opens a slide although it says '-'", metadata={"slideshow": {"slide_type": "-"}}),
+        md("a fragment", metadata={"slideshow": {"slide_type": "fragment"}}),
+        md("## two", metadata={"slideshow": {"slide_type": "slide"}}),
+        md("notes", metadata={"slideshow": {"slide_type": "notes"}}),
+        md("sub", metadata={"slideshow": {"slide_type": "subslide"}}),
+        md("optional", metadata={"slideshow": {"slide_type": "skip"}}),
+        md("sub 2", metadata={"slideshow": {"slide_type": "subslide"}}),
+    ]
+    nb = nbformat.v4.new_notebook(cells=cells, metadata={"course": {"minutes": 6}})
+    assert build.slide_pages(nb) == _exported_pages(nb) == 4
+    assert build.slide_budget(nb) == 4
+
+
+@pytest.mark.parametrize("bad", [None, 0, -45, "45", True])
+def test_a_missing_or_bad_length_is_refused(bad):
+    nb = nbformat.v4.new_notebook(metadata={} if bad is None else {"course": {"minutes": bad}})
+    with pytest.raises(ValueError, match="minutes"):
+        build.lesson_minutes(nb)
