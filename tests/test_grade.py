@@ -89,7 +89,8 @@ def test_reports_give_a_row_per_student_and_never_show_hidden_tests(tmp_path):
     results[0].questions["q2"]["cases"][1]["message"] = HIDDEN_CODE  # must never be shown
     [csv_path] = grade.write_reports(results, graders, tmp_path / "grades")
     rows = list(csv.DictReader(csv_path.open()))
-    assert [(r["student"], r["q1"], r["q2"], r["q3"], r["total"], r["possible"]) for r in rows] == [
+    hand = "q3 (by hand, 1 points)"  # the header names the points the teacher still gives
+    assert [(r["student"], r["q1"], r["q2"], r[hand], r["total"], r["possible"]) for r in rows] == [
         ("ann", "1", "1", "", "2", "3"),
         ("bob", "0", "0", "", "0", "3"),
     ]
@@ -98,6 +99,31 @@ def test_reports_give_a_row_per_student_and_never_show_hidden_tests(tmp_path):
     assert "hidden tests passed: 0 of 1" in page and "graded by your teacher" in page
     assert HIDDEN_CODE not in page and "alphabeta" not in page
     assert "check cells missing for q1, q2" in page
+
+
+def test_a_stopped_cell_is_named_by_its_exercise_and_replaces_the_hints(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import otter"),
+        nbformat.v4.new_markdown_cell("**Exercise 4.3** (compute) Count the nodes."),
+        nbformat.v4.new_code_cell("while True: pass"),
+        nbformat.v4.new_code_cell('grader.check("q2")'),
+        nbformat.v4.new_markdown_cell("**Exercise 4.4** (explain)"),
+    ]
+    assert grade.exercise_of(nb, 2) == ("Exercise 4.3 (cell 2)", "q2")
+    assert grade.exercise_of(nb, 0) == ("cell 0", None)
+    graders = grade.find_autograders([_autograder(tmp_path)])
+    sub = tmp_path / "cy.ipynb"
+    sub.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    res = _result("cy", sub, q1=(1.0, 1.0), q2=(0.0, 2.0))
+    res.questions["q2"]["cases"][0].update(passed=False, hint="is the root counted?")
+    res.stopped = {"q2": "Exercise 4.3 (cell 2): this cell ran longer than 20 s and was stopped"}
+    grade.write_reports([res], graders, tmp_path / "grades")
+    page = (tmp_path / "grades" / "feedback" / "99-fixture" / "cy.html").read_text()
+    assert "Exercise 4.3 (cell 2): this cell ran longer than 20 s" in page
+    assert "is the root counted?" not in page  # a hint about an answer that never finished would mislead
 
 
 @pytest.mark.notebook
@@ -125,10 +151,11 @@ def test_fixture_submissions_get_the_expected_scores(tmp_path, artifacts):
     )
     assert got == EXPECTED
     by_student = {r.student: r for r in results}
-    assert any("ran longer than 10 s" in n for n in by_student["infinite-loop"].notes)
+    assert any("Exercise 99.1" in n and "ran longer than 10 s" in n for n in by_student["infinite-loop"].notes)
+    assert "q99_1" in by_student["infinite-loop"].stopped  # its feedback says so instead of a hint
     assert any("kernel died" in n for n in by_student["kernel-crash"].notes)
     rows = {r["student"]: r for r in csv.DictReader(csv_path.open())}
-    assert rows["all-correct"]["total"] == "4" and rows["all-correct"]["q99_3"] == ""
+    assert rows["all-correct"]["total"] == "4" and rows["all-correct"]["q99_3 (by hand, 1 points)"] == ""
     for student in EXPECTED:
         page = (tmp_path / "grades" / "feedback" / "99-fixture" / f"{student}.html").read_text()
         assert HIDDEN_CODE not in page and "nodes - 1" not in page

@@ -163,6 +163,31 @@ def _test_results(results) -> dict:
     return questions
 
 
+EXERCISE = re.compile(r"^\*\*Exercise\s+([0-9]+\.[0-9]+)")
+CHECK = re.compile(r"grader\.check\(\s*['\"]([^'\"]+)['\"]")
+
+
+def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]:
+    """How a student finds cell `index`: ("Exercise 4.3 (cell 54)", its question name), or ("cell 7", None)
+    for a cell before the first exercise. The exercise is the nearest "**Exercise N.M**" heading above;
+    its question is the name its `grader.check(...)` cell (below the heading) checks."""
+    for j in range(index, -1, -1):
+        cell = nb.cells[j]
+        found = EXERCISE.match(cell.source.lstrip()) if cell.cell_type == "markdown" else None
+        if found:
+            question = None
+            for k in range(j + 1, len(nb.cells)):
+                later = nb.cells[k]
+                if later.cell_type == "markdown" and EXERCISE.match(later.source.lstrip()):
+                    break
+                check = CHECK.search(later.source) if later.cell_type == "code" else None
+                if check:
+                    question = check.group(1)
+                    break
+            return f"Exercise {found.group(1)} (cell {index})", question
+    return f"cell {index}", None
+
+
 def worker(submission: Path, autograder: Path, result: Path, cell_timeout: float) -> int:
     """Grade one submission; write a JSON result (see `SubmissionResult`). Exit status 0 if written."""
     out: dict = {"notes": [], "questions": {}, "error": None}
@@ -176,9 +201,13 @@ def worker(submission: Path, autograder: Path, result: Path, cell_timeout: float
         work = Path(tmp) / "run"
         work.mkdir()
         stopped = prerun(nb, str(work), cell_timeout)
+        out["stopped"] = {}
         for i, why in sorted(stopped.items()):
-            nb.cells[i] = nbformat.v4.new_code_cell(STOPPED_CELL.format(message=f"cell {i}: {why}"))
-            out["notes"].append(f"cell {i}: {why}; it counts as an error")
+            label, question = exercise_of(nb, i)
+            nb.cells[i] = nbformat.v4.new_code_cell(STOPPED_CELL.format(message=f"{label}: {why}"))
+            out["notes"].append(f"{label}: {why}; it counts as an error")
+            if question:
+                out["stopped"][question] = f"{label}: {why}"
         clean = Path(tmp) / submission.name
         nbformat.write(nb, clean)
         shutil.rmtree(work, ignore_errors=True)
@@ -275,6 +304,7 @@ class SubmissionResult:
     notes: list[str] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    stopped: dict = field(default_factory=dict)  # question -> why its cell was stopped (time, a crash)
 
     def score(self, name: str) -> float:
         return float(self.questions.get(name, {}).get("score", 0.0))
@@ -315,6 +345,7 @@ def grade_one(sub: Submission, grader: Autograder, cell_timeout: float, total_ti
             if proc.returncode == 0 and out.is_file():
                 data = json.loads(out.read_text(encoding="utf-8"))
                 res.questions, res.notes, res.error = data["questions"], data["notes"], data["error"]
+                res.stopped = dict(data.get("stopped", {}))
             else:
                 tail = quiet_output(stderr)[-1500:]
                 res.error = f"the grader failed (exit status {proc.returncode}); every exercise scores 0\n{tail}"
@@ -348,7 +379,10 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
         public = [c for c in got["cases"] if not c["hidden"]]
         detail = []
         failed_public = [c for c in public if not c["passed"]]
-        if public:
+        if name in res.stopped:  # its hints would mislead: the answer never ran to the end
+            detail.append(e(f"not checked: {res.stopped[name]}; make the cell finish, then run the check again"))
+            failed_public = []
+        elif public:
             detail.append(f"public checks passed: {len(public) - len(failed_public)} of {len(public)}")
         for c in failed_public:
             detail.append("hint: " + e(c["hint"] or "a public check failed; run grader.check in your notebook"))
@@ -396,7 +430,12 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
         out.mkdir(parents=True, exist_ok=True)
         with csv_path.open("w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
-            w.writerow(["student", *qnames, "total", "possible", "file", "notes"])
+            # the header says which points the teacher still gives by hand
+            header = [
+                f"{q} (by hand, {float(g['points'] or 0):g} points)" if q in manual else q
+                for q, g in zip(qnames, grader.questions)
+            ]
+            w.writerow(["student", *header, "total", "possible", "file", "notes"])
             possible = sum(float(q["points"] or 0) for q in grader.questions if q["name"] not in manual)
             for r in rows:
                 notes = ([r.error] if r.error else []) + r.notes
