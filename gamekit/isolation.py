@@ -188,10 +188,12 @@ class Jail:
         for path in ETC_FILES:
             if os.path.exists(path):
                 args += ["--ro-bind", path, path]
-        for path in python_paths() + _existing(self.read_only):
-            args += ["--ro-bind", path, path]
+        # the private temp folder and home first: what is bound below stays visible even where it
+        # lives under /tmp (a clone or a venv there) instead of being hidden by the new, empty /tmp
         size = str(int(self.tmp_mb) << 20)
         args += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", HOME]
+        for path in python_paths() + _existing(self.read_only):
+            args += ["--ro-bind", path, path]
         for path in _existing(self.writable):
             args += ["--bind", path, path]
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": HOME, "TMPDIR": "/tmp"}

@@ -77,3 +77,15 @@ def test_without_bwrap_the_message_says_how_to_get_the_sandbox(monkeypatch):
     monkeypatch.setattr("gamekit.isolation.bwrap_path", lambda: None)
     with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap.*--trusted-code"):
         Jail().command(["true"])
+
+
+def test_folders_under_tmp_stay_visible_below_the_private_tmp(tmp_path):
+    """A clone or a venv under /tmp (as on many CI machines) must not vanish under the box's own /tmp."""
+    shared = tmp_path / "ro"
+    shared.mkdir()
+    (shared / "data.txt").write_text("visible")
+    assert str(tmp_path).startswith("/tmp")  # pytest's tmp_path lives there
+    code = "import sys; print(open(sys.argv[1]).read())"
+    argv = python_command(code) + [str(shared / "data.txt")]
+    result = subprocess.run(Jail(read_only=[str(shared)]).command(argv), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.strip() == "visible", result.stderr
