@@ -42,15 +42,14 @@ PACKET = 1 << 16
 
 def clean_environment() -> dict[str, str]:
     """The zygote's whole environment: nothing of the teacher's, fixed hashing, one thread for BLAS."""
+    from ..isolation import thread_environment
+
     return {
         "PATH": "/usr/bin:/bin",
         "LANG": "C.UTF-8",
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-        "MPLBACKEND": "Agg",
+        **thread_environment(),
         "HOME": tempfile.gettempdir(),
     }
 
