@@ -49,7 +49,7 @@ HOME = "/home/student"  # the private, empty home inside the box
 INSTALL_HINT = (
     "Students' code runs only inside bubblewrap's namespaces, and `bwrap` was not found. "
     "On Debian or Ubuntu: `sudo apt-get install bubblewrap`; on Fedora: `sudo dnf install bubblewrap`. "
-    "On macOS or Windows use WSL 2 or the course's container image (README: 'The container image'). "
+    "On macOS or Windows run the course in WSL 2 or in a Linux container or virtual machine with bubblewrap. "
     "Only if you trust every file you run (your own agents, say), pass --trusted-code to run without it."
 )
 # System folders every Python needs; bound read-only where they exist (symlinks kept as symlinks).
