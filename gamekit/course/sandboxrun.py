@@ -1,0 +1,120 @@
+"""The grader's helper inside the sandbox: runs a submission's cells, then answers the probes.
+
+This module runs in the student's process, inside bubblewrap's namespaces (see
+`gamekit.isolation`), so nothing it reports is believed: the student's code can replace any of
+it. It is a convenience that speaks a simple protocol; the boundary is the operating system
+around it and the teacher's side (`gamekit.course.grade`), which bounds every message, keeps the
+clock, and rebuilds answers only as plain data (`gamekit.course.plain`).
+
+Protocol (one JSON object per line; requests on stdin, reports on the file descriptor given):
+
+    request 1  {"cells": [source, ...], "limits": {"memory_mb": ..., "file_mb": ...}}
+    reports    {"cell": i}  (started)   {"done": i, "ok": bool}   ...   {"ready": true}
+    request 2  {"names": [...], "probes": [{"id": k, "code": source}], "checks": [{"id": k, "code": source}]}
+    reports    {"name": n, "value": tagged JSON} | {"name": n, "missing": true} | {"name": n, "refused": why}
+               {"probe": k}  {"probe_done": k, "value": ...} | {"probe_done": k, "error": why}
+               {"check": k}  {"check_done": k, "passed": bool}
+               {"end": true}
+
+The second request comes only after every cell ran: the grader's probes (the code that calls a
+student's function on the hidden inputs) are not in the process while the student's code runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+from typing import Any
+
+from . import plain
+
+__all__ = ["BOOT", "main"]
+
+#: `python -I -c BOOT <folder holding gamekit> <fd>` starts the runner (no cwd, no user site on sys.path).
+BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.course.sandboxrun import main; main(int(sys.argv[2]))"
+
+
+def _limit(kind: int, value: int) -> None:
+    """Lower soft and hard limit (never raise them): without privileges nothing can undo it."""
+    soft, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, value))
+
+
+def apply_limits(limits: dict[str, Any]) -> None:
+    mb = 1 << 20
+    if limits.get("memory_mb"):
+        _limit(resource.RLIMIT_AS, int(limits["memory_mb"]) * mb)
+    if limits.get("file_mb"):
+        _limit(resource.RLIMIT_FSIZE, int(limits["file_mb"]) * mb)
+    _limit(resource.RLIMIT_CORE, 0)
+    _limit(resource.RLIMIT_NOFILE, int(limits.get("files", 256)))
+
+
+def make_shell() -> Any:
+    """An IPython shell without history or terminal (magics and `display` work as in a notebook)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    config.InteractiveShell.colors = "NoColor"
+    config.InteractiveShell.xmode = "Plain"
+    return InteractiveShell.instance(config=config)
+
+
+def run_cell(shell: Any, source: str) -> bool:
+    """Run one cell; True if it ended without an exception."""
+    try:
+        result = shell.run_cell(source, store_history=False, silent=True)
+    except BaseException:
+        return False
+    return bool(result.success)
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def main(fd: int) -> None:
+    out = os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+
+    def send(message: dict[str, Any]) -> None:
+        out.write(json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n")
+        out.flush()
+
+    request = json.loads(sys.stdin.readline())
+    apply_limits(request.get("limits", {}))
+    shell = make_shell()
+    for i, source in enumerate(request["cells"]):
+        send({"cell": i})
+        send({"done": i, "ok": run_cell(shell, source)})
+    send({"ready": True})
+    job = json.loads(sys.stdin.readline())
+    namespace = shell.user_ns
+    for name in job.get("names", []):
+        if name not in namespace:
+            send({"name": name, "missing": True})
+            continue
+        try:
+            send({"name": name, "value": plain.encode(namespace[name])})
+        except Exception as exc:
+            send({"name": name, "refused": _describe(exc)})
+    for probe in job.get("probes", []):
+        send({"probe": probe["id"]})
+        try:
+            exec(compile(probe["code"], f"<probe {probe['id']}>", "exec"), namespace)
+            value = plain.encode(namespace["probe"]())
+        except BaseException as exc:
+            send({"probe_done": probe["id"], "error": _describe(exc)})
+        else:
+            send({"probe_done": probe["id"], "value": value})
+    for check in job.get("checks", []):
+        send({"check": check["id"]})
+        send({"check_done": check["id"], "passed": run_cell(shell, check["code"])})
+    send({"end": True})
+    out.close()
+    os._exit(0)  # no clean-up code of the student's (atexit, threads) runs after the report
