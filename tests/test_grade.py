@@ -19,27 +19,24 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 
 from gamekit.course import grade
+from gamekit.course.cases import SPEC_FILE
 
-HIDDEN_CODE = "assert _g.calls == alphabeta(SubtractionGame(15)).nodes - 1"
+HIDDEN_CODE = "calls == alphabeta(SubtractionGame(15)).nodes - 1"
 
 
 def _autograder(tmp_path, name="99-fixture"):
     path = tmp_path / f"{name}-autograder.zip"
+    questions = [
+        {"name": "q1", "points": 1.0, "manual": False, "cases": []},
+        {"name": "q2", "points": 2.0, "manual": False, "cases": []},
+        {"name": "q3", "points": 1.0, "manual": True, "cases": []},
+    ]
+    spec = {"version": 1, "assignment": name, "lesson": [], "answers": [], "questions": questions}
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("otter_config.json", json.dumps({"assignment_name": name}))
         z.writestr("tests/q1.py", "")
         z.writestr("tests/q2.py", "")
-    (tmp_path / f"{name}-questions.json").write_text(
-        json.dumps(
-            {
-                "questions": [
-                    {"name": "q1", "points": 1, "manual": False},
-                    {"name": "q2", "points": 2, "manual": False},
-                    {"name": "q3", "points": 1, "manual": True},
-                ]
-            }
-        )
-    )
+        z.writestr(SPEC_FILE, json.dumps(spec))
     return path
 
 
@@ -153,7 +150,7 @@ def test_fixture_submissions_get_the_expected_scores(tmp_path, artifacts):
     by_student = {r.student: r for r in results}
     assert any("Exercise 99.1" in n and "ran longer than 10 s" in n for n in by_student["infinite-loop"].notes)
     assert "q99_1" in by_student["infinite-loop"].stopped  # its feedback says so instead of a hint
-    assert any("kernel died" in n for n in by_student["kernel-crash"].notes)
+    assert any("Exercise 99.4" in n and "Python died" in n for n in by_student["kernel-crash"].notes)
     rows = {r["student"]: r for r in csv.DictReader(csv_path.open())}
     assert rows["all-correct"]["total"] == "4" and rows["all-correct"]["q99_3 (by hand, 1 points)"] == ""
     for student in EXPECTED:

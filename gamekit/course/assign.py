@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -486,6 +487,10 @@ def assign_notebook(
         nbformat.write(student_nb, student)
         autograder = out / "autograder" / f"{master.stem}-autograder.zip"
         shutil.copyfile(zips[0], autograder)
+        from .cases import SPEC_FILE, spec
+
+        with zipfile.ZipFile(autograder, "a") as z:  # what `grade` runs: tests split into probe and judge
+            z.writestr(SPEC_FILE, json.dumps(spec(nb), indent=1))
     listing = out / "autograder" / f"{master.stem}-questions.json"
     listing.write_text(
         json.dumps(

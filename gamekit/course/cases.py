@@ -148,9 +148,9 @@ def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
         for i in q.solution_cells:
             cell = master.cells[i]
             if cell.cell_type == "code":
-                v, c = bound_names(_strip_solution_markers(cell.source))
-                values |= v
-                code |= c
+                bound_values, bound_code = bound_names(_strip_solution_markers(cell.source))
+                values |= bound_values
+                code |= bound_code
     out_questions = []
     for q in qs:
         cases: list[Case] = []
@@ -171,6 +171,11 @@ def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
                     f"{q.name}: a hidden test uses {', '.join(calls)}, written by the student; give the test a "
                     "`def probe():` that calls it and returns plain data, and judge that data after it "
                     "(see gamekit/course/cases.py)"
+                )
+            if split is not None and free_names(judge) & code:
+                raise SpecError(
+                    f"{q.name}: after `def probe` a test uses {', '.join(sorted(free_names(judge) & code))}, "
+                    "written by the student; only the probe may call the student's code"
                 )
             points = config.get("points")
             if points is not None:

@@ -1,55 +1,68 @@
-"""Grade a folder of submitted notebooks with otter-grader, safely (no Docker).
+"""Grade a folder of submitted notebooks: each in a sandbox, judged on plain data by a clean process.
 
     python -m gamekit.course grade SUBMISSIONS/ [--autograder ZIP_OR_FOLDER] [--timeout S] [--jobs N]
+                                                [--trusted-code]
 
 A submission is `SUBMISSIONS/<student>.ipynb` or `SUBMISSIONS/<student>/<anything>.ipynb`; the
 assignment it belongs to is read from the notebook (otter stores it there) and its autograder
 found among the given ones (default: `_build/assign/autograder/`, written by `assign`).
 
-`otter run` alone hangs forever on a cell that loops, and a crash of the kernel would lose every
-answer. So each submission is graded in a subprocess of its own with a time limit, in two steps:
+Why not `otter run`: otter runs the hidden tests inside the student's kernel, after the
+student's code, so a submission can replace otter's test runner, answer with an object whose
+`==` is always true, read the test files, or leave processes behind. otter-grader still makes
+the student copies and their public checks (`assign`); only what runs the hidden tests is ours:
 
-1. the notebook is run once with nbclient and a per-cell time limit (`--timeout`); a cell that
-   runs longer, or kills the kernel, is replaced by a cell that raises an error saying so;
-2. the cleaned notebook goes to otter's grader, which runs it again and then the public and
-   hidden tests.
+1. **the sandbox**: the submission's cells run in bubblewrap's namespaces (`gamekit.isolation`:
+   no network, no file of the teacher's, no test file anywhere, nobody else's process, killed
+   whole afterwards), with a per-cell time limit kept by this process's clock. A cell that runs
+   longer, or kills Python, is replaced by a cell that raises an error saying so, and the
+   notebook runs again from the start: a loop or a crash costs only that exercise.
+2. **the answers leave as plain data**: after the last cell the grader asks for the answers
+   (`answer_4_1`, ...) and, for exercises that grade a function, calls it on the hidden inputs
+   there (the test's `def probe()`, see `gamekit.course.cases`); only tagged JSON comes back,
+   rebuilt with exact built-in types (`gamekit.course.plain`).
+3. **the judge**: one fresh process per assignment runs the lesson's own code and then the
+   tests on that data (`gamekit.course.judge`); the student's code never ran in it.
 
-A looping or crashing cell so costs only the exercises that need it; a syntax error costs only
-its own cell (otter runs the other cells); a deleted `grader.check` cell changes nothing,
-because the autograder's own copy of the tests grades every exercise at the end (the feedback
-says which check cells are missing). If grading a submission still exceeds its overall limit,
-that student gets zero with a note, and the others are graded as usual.
+Without bubblewrap (macOS, Windows) grading refuses to start unless the teacher passes
+`--trusted-code` (then the notebooks run as ordinary processes; steps 2 and 3 are the same).
 
 Output in `--out` (default `_build/grades/`): `<assignment>.csv` with one row per student and
-one column per exercise (manual exercises left empty for the teacher), and
+one column per exercise (manual exercises left empty for the teacher, the header says how many
+points), a `flags` column for signs that a notebook lied about its checks, and
 `feedback/<assignment>/<student>.html`, a page per student that shows the points per exercise
 and the hints of failed public checks, but never the code of a hidden test.
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import csv
 import html
 import json
 import os
 import re
-import shutil
+import select
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
+from ..isolation import Jail, require_bwrap, thread_environment
+from ..jsonio import load_json
+from . import judge, plain, sandboxrun
 from .assign import quiet_output
-from .execute import ipc_config
+from .cases import SPEC_FILE
 from .tidy import make_readable
 
 __all__ = [
@@ -60,111 +73,40 @@ __all__ = [
     "find_submissions",
     "grade",
     "grade_one",
-    "prerun",
+    "assemble",
+    "run_in_sandbox",
+    "SandboxRun",
     "STOPPED_CELL",
     "Submission",
     "SubmissionResult",
-    "worker",
     "write_reports",
 ]
 
 #: Seconds any one cell of a submission may run (the reference solutions need well under 3 s).
 CELL_TIMEOUT = 30.0
+#: Largest submitted notebook read (bytes).
+NOTEBOOK_BYTES = 20_000_000
 #: The source that replaces a cell that timed out or killed the kernel.
 STOPPED_CELL = "raise RuntimeError({message!r})  # gamekit grade: this cell was replaced, see the feedback page"
 
 
 # ---------------------------------------------------------------------------------------
-# The worker: one submission, in its own process (python -m gamekit.course.grade --worker ...)
+# One submission in the sandbox (the teacher's side of gamekit.course.sandboxrun's protocol)
 # ---------------------------------------------------------------------------------------
 
-
-def prerun(nb: nbformat.NotebookNode, folder: str, cell_timeout: float, rounds: int = 4) -> dict[int, str]:
-    """Run `nb` (a copy) in `folder` and find the cells that must not be graded as they are.
-
-    Returns {cell index: why}: cells that ran longer than `cell_timeout` seconds and cells
-    during which the kernel died. After a death the notebook is run again from the start with
-    that cell stopped (up to `rounds` times).
-    """
-    import copy
-
-    from nbclient import NotebookClient
-    from nbclient.exceptions import DeadKernelError
-
-    stopped: dict[int, str] = {}
-
-    class Client(NotebookClient):
-        current = -1
-
-        async def _async_handle_timeout(self, timeout, cell=None):
-            stopped[self.current] = f"this cell ran longer than {cell_timeout:g} s and was stopped"
-            return await super()._async_handle_timeout(timeout, cell)
-
-    for _ in range(rounds):
-        run = copy.deepcopy(nb)
-        for i in stopped:
-            run.cells[i] = nbformat.v4.new_code_cell("pass")
-        client = Client(
-            run,
-            config=ipc_config(folder),
-            timeout=cell_timeout,
-            allow_errors=True,
-            interrupt_on_timeout=True,
-            error_on_timeout={"ename": "TimeoutError", "evalue": "cell stopped", "traceback": []},
-            resources={"metadata": {"path": folder}},
-        )
-
-        def start(cell, cell_index, client=client, **_):
-            client.current = cell_index
-
-        client.on_cell_start = start
-        try:
-            client.execute()
-            return stopped
-        except DeadKernelError:
-            stopped[client.current] = "the kernel died while this cell ran (it crashed Python or used all memory)"
-        except Exception as exc:  # any other failure of the run: stop the current cell
-            if client.current < 0:
-                raise
-            stopped[client.current] = f"running this cell failed: {type(exc).__name__}"
-    return stopped
-
-
-def _patch_otter_timeout(seconds: float) -> None:
-    """Give otter's own execution of the notebook a per-cell time limit (otter sets none)."""
-    import otter.execute as otter_execute
-    from traitlets.config import Config
-
-    def config() -> Config:
-        c = Config()
-        c.ExecutePreprocessor.timeout = seconds
-        c.ExecutePreprocessor.interrupt_on_timeout = True
-        return c
-
-    otter_execute.Config = config
-
-
-def _test_results(results) -> dict:
-    """The parts of otter's GradingResults a student may see: no hidden test code or output."""
-    questions = {}
-    for name, test_file in results.results.items():
-        cases = []
-        for r in test_file.test_case_results:
-            case = r.test_case
-            cases.append(
-                {
-                    "hidden": bool(case.hidden),
-                    "passed": bool(r.passed),
-                    "hint": None if r.passed or case.hidden else (case.failure_message or None),
-                    "message": None if r.passed or case.hidden else (r.message or ""),
-                }
-            )
-        questions[name] = {"score": float(test_file.score), "possible": float(test_file.possible), "cases": cases}
-    return questions
-
-
-EXERCISE = re.compile(r"^\*\*Exercise\s+([0-9]+\.[0-9]+)")
+# otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings
+EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*Exercise\s+([0-9]+\.[0-9]+)", re.S)
 CHECK = re.compile(r"grader\.check\(\s*['\"]([^'\"]+)['\"]")
+#: Most bytes one line of the sandbox's reports may have (an answer is at most plain.MAX_BYTES),
+#: and all its reports together.
+LINE_BYTES = plain.MAX_BYTES + 4096
+TOTAL_BYTES = 64 << 20
+#: Seconds the sandbox may take to start (Python and IPython inside bubblewrap, on a busy machine).
+START_SECONDS = 60.0
+#: How often a submission is run again after a cell or a probe had to be stopped.
+ROUNDS = 6
+#: Limits inside the sandbox (lowered by the runner before any student code runs).
+LIMITS = {"memory_mb": 4096, "file_mb": 64, "files": 256}
 
 
 def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]:
@@ -173,12 +115,12 @@ def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]
     its question is the name its `grader.check(...)` cell (below the heading) checks."""
     for j in range(index, -1, -1):
         cell = nb.cells[j]
-        found = EXERCISE.match(cell.source.lstrip()) if cell.cell_type == "markdown" else None
+        found = EXERCISE.match(cell.source) if cell.cell_type == "markdown" else None
         if found:
             question = None
             for k in range(j + 1, len(nb.cells)):
                 later = nb.cells[k]
-                if later.cell_type == "markdown" and EXERCISE.match(later.source.lstrip()):
+                if later.cell_type == "markdown" and EXERCISE.match(later.source):
                     break
                 check = CHECK.search(later.source) if later.cell_type == "code" else None
                 if check:
@@ -188,39 +130,216 @@ def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]
     return f"cell {index}", None
 
 
-def worker(submission: Path, autograder: Path, result: Path, cell_timeout: float) -> int:
-    """Grade one submission; write a JSON result (see `SubmissionResult`). Exit status 0 if written."""
-    out: dict = {"notes": [], "questions": {}, "error": None}
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        try:
-            nb = nbformat.read(submission, as_version=4)
-        except Exception as exc:  # a file that is not a notebook
-            out["error"] = f"not a readable notebook: {type(exc).__name__}: {exc}"
-            result.write_text(json.dumps(out), encoding="utf-8")
-            return 0
-        work = Path(tmp) / "run"
-        work.mkdir()
-        stopped = prerun(nb, str(work), cell_timeout)
-        out["stopped"] = {}
-        for i, why in sorted(stopped.items()):
-            label, question = exercise_of(nb, i)
-            nb.cells[i] = nbformat.v4.new_code_cell(STOPPED_CELL.format(message=f"{label}: {why}"))
-            out["notes"].append(f"{label}: {why}; it counts as an error")
-            if question:
-                out["stopped"][question] = f"{label}: {why}"
-        clean = Path(tmp) / submission.name
-        nbformat.write(nb, clean)
-        shutil.rmtree(work, ignore_errors=True)
-        from otter.api import grade_submission
+class _Stop(Exception):
+    """The sandbox must be stopped: `item` ("cell 3", "probe q4_3.2", ...) did not finish; why."""
 
-        _patch_otter_timeout(cell_timeout * 2)
-        results = grade_submission(str(clean), str(autograder), quiet=True)
-        error = results.catastrophic_error if hasattr(results, "catastrophic_error") else None
-        if error is not None:
-            out["error"] = f"otter could not grade it: {type(error).__name__}: {error}"
-        out["questions"] = _test_results(results)
-    result.write_text(json.dumps(out), encoding="utf-8")
-    return 0
+    def __init__(self, item: tuple[str, Any], why: str):
+        super().__init__(why)
+        self.item, self.why = item, why
+
+
+@dataclass
+class SandboxRun:
+    """What came back from a submission's sandbox: only plain data, every part bounded."""
+
+    stopped: dict[int, str] = field(default_factory=dict)  # cell index -> why it was stopped
+    names: dict[str, dict] = field(default_factory=dict)  # answer -> {"value": tagged JSON text} or {"why": ...}
+    probes: dict[str, dict] = field(default_factory=dict)  # case id -> {"value": ...} or {"why": ...}
+    checks: dict[str, bool] = field(default_factory=dict)  # public case id -> passed in the student's own run
+    error: str | None = None
+    rounds: int = 0
+
+
+class _Channel:
+    """Line-by-line reports from the sandbox, with the teacher's clock and byte limits."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buffer = b""
+        self.total = 0
+
+    def read(self, deadline: float, waiting_for: tuple[str, Any], late: str) -> dict:
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _Stop(waiting_for, late)
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise _Stop(waiting_for, "died")
+            self.total += len(chunk)
+            self.buffer += chunk
+            if self.total > TOTAL_BYTES or (b"\n" not in self.buffer and len(self.buffer) > LINE_BYTES):
+                raise _Stop(waiting_for, f"sent more than the grader reads ({LINE_BYTES:,} bytes per answer)")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        if len(line) > LINE_BYTES:
+            raise _Stop(waiting_for, f"sent more than the grader reads ({LINE_BYTES:,} bytes per answer)")
+        try:
+            message = json.loads(line)  # only the envelope: the answer inside is checked by plain.loads
+        except ValueError:
+            raise _Stop(waiting_for, "sent something that is not a report") from None
+        if type(message) is not dict:
+            raise _Stop(waiting_for, "sent something that is not a report")
+        return message
+
+
+def _sandbox_command(work: Path, fd: int, trusted: bool) -> list[str]:
+    package_parent = str(Path(__file__).resolve().parents[2])
+    argv = [sys.executable, "-I", "-c", sandboxrun.BOOT, package_parent, str(fd)]
+    if trusted:
+        return argv
+    env = {**thread_environment(), "PYTHONDONTWRITEBYTECODE": "1"}
+    return Jail(writable=[str(work)], env=env, cwd=str(work), tmp_mb=256).command(argv)
+
+
+def _run_once(
+    cells: list[str], job: dict[str, Any], cell_timeout: float, trusted: bool, result: SandboxRun
+) -> tuple[str, Any, str] | None:
+    """Run the cells and then the job once; fill `result`. Returns the item that had to be stopped:
+    (kind, which, reason): reason "late" (out of time), "died", or what else went wrong."""
+    with tempfile.TemporaryDirectory(prefix="gamekit-grade-") as tmp:
+        work = Path(tmp)
+        read_fd, write_fd = os.pipe()
+        env = {**thread_environment(), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(work)}
+        proc = subprocess.Popen(
+            _sandbox_command(work, write_fd, trusted),  # bubblewrap passes the fd on under its number
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=[write_fd],
+            env=env,
+            cwd=work,
+            start_new_session=True,
+        )
+        os.close(write_fd)
+        channel = _Channel(read_fd)
+        current: tuple[str, Any] = ("start", None)
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write((json.dumps({"cells": cells, "limits": LIMITS}) + "\n").encode())
+            proc.stdin.flush()
+            deadline = time.monotonic() + START_SECONDS
+            while True:
+                msg = channel.read(deadline, current, "late")
+                if "cell" in msg and type(msg["cell"]) is int:
+                    current = ("cell", msg["cell"])
+                    deadline = time.monotonic() + cell_timeout
+                elif msg.get("ready") is True:
+                    break
+            current = ("job", None)
+            proc.stdin.write((json.dumps(job) + "\n").encode())
+            proc.stdin.flush()
+            deadline = time.monotonic() + cell_timeout
+            while True:
+                msg = channel.read(deadline, current, "late")
+                if msg.get("end") is True:
+                    return None
+                name = msg.get("name")
+                if type(name) is str and name in job["names"]:
+                    if "value" in msg:
+                        result.names[name] = {"value": json.dumps(msg["value"])}
+                    elif msg.get("missing") is True:
+                        result.names[name] = {"why": f"{name} is not defined in the notebook"}
+                    else:
+                        result.names[name] = {"why": f"{name} cannot be graded: {str(msg.get('refused'))[:300]}"}
+                elif "probe" in msg and msg["probe"] in job["probe_ids"]:
+                    current = ("probe", msg["probe"])
+                    deadline = time.monotonic() + cell_timeout
+                elif "probe_done" in msg and msg["probe_done"] in job["probe_ids"]:
+                    if "value" in msg:
+                        result.probes[msg["probe_done"]] = {"value": json.dumps(msg["value"])}
+                    else:
+                        result.probes[msg["probe_done"]] = {
+                            "why": "calling your code on the grader's input failed: " + str(msg.get("error"))[:300]
+                        }
+                elif "check" in msg and msg["check"] in job["check_ids"]:
+                    current = ("check", msg["check"])
+                    deadline = time.monotonic() + cell_timeout
+                elif "check_done" in msg and msg["check_done"] in job["check_ids"]:
+                    result.checks[msg["check_done"]] = msg.get("passed") is True
+        except _Stop as stop:
+            return (stop.item[0], stop.item[1], stop.why)
+        except OSError:  # a broken pipe: the sandbox ended while being told what to do
+            return (current[0], current[1], "died")
+        finally:
+            _end_sandbox(proc)
+            os.close(read_fd)
+
+
+def _end_sandbox(proc: subprocess.Popen) -> None:
+    """Kill bubblewrap (its PID namespace dies with it: every process the submission started)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
+        proc.kill()
+    with contextlib.suppress(OSError):
+        if proc.stdin:
+            proc.stdin.close()
+    proc.wait()
+
+
+def run_in_sandbox(
+    nb: nbformat.NotebookNode, spec: dict[str, Any], cell_timeout: float, trusted: bool = False
+) -> SandboxRun:
+    """Run a submission in bubblewrap's namespaces and ask it for its answers as plain data.
+
+    A cell that runs longer than `cell_timeout` seconds, or kills Python, is replaced by a cell
+    that raises an error saying so, and the notebook is run again from the start (up to `ROUNDS`
+    times); a probe that does not finish fails its test and is left out of the next run.
+    """
+    cells = [c.source if c.cell_type == "code" else "" for c in nb.cells]
+    result = SandboxRun()
+    cases = [c for q in spec["questions"] for c in q["cases"]]
+    names = sorted({n for c in cases for n in c["names"]})
+    probes = [{"id": c["id"], "code": c["probe"]} for c in cases if c["probe"] is not None]
+    checks = [{"id": c["id"], "code": c["judge"]} for c in cases if not c["hidden"] and c["probe"] is None]
+    for round_ in range(ROUNDS):
+        result.rounds = round_ + 1
+        run = [
+            STOPPED_CELL.format(message=result.stopped[i]) if i in result.stopped else source
+            for i, source in enumerate(cells)
+        ]
+        todo_probes = [p for p in probes if p["id"] not in result.probes]
+        todo_checks = [c for c in checks if c["id"] not in result.checks]
+        job = {
+            "names": [n for n in names if n not in result.names],
+            "probes": todo_probes,
+            "checks": todo_checks,
+            "probe_ids": [p["id"] for p in todo_probes],
+            "check_ids": [c["id"] for c in todo_checks],
+        }
+        stuck = _run_once(run, job, cell_timeout, trusted, result)
+        if stuck is None:
+            return result
+        kind, item, reason = stuck
+        late = reason == "late"
+        why = {
+            "late": f"this cell ran longer than {cell_timeout:g} s and was stopped",
+            "died": "Python died while this cell ran (it crashed, called os._exit or used all memory)",
+        }.get(reason, f"while this cell ran the notebook {reason}; it was stopped")
+        if kind == "cell" and type(item) is int and 0 <= item < len(cells) and item not in result.stopped:
+            label, _ = exercise_of(nb, item)
+            result.stopped[item] = f"{label}: {why}"
+        elif kind == "probe":
+            result.probes[item] = {
+                "why": f"your code ran longer than {cell_timeout:g} s on the grader's input"
+                if late
+                else "Python died while the grader called your code"
+                if reason == "died"
+                else f"while the grader called your code, the notebook {reason}"
+            }
+        elif kind == "check":
+            result.checks[item] = False
+        elif kind == "job":
+            for n in job["names"]:
+                result.names.setdefault(n, {"why": "the answers could not be read from the notebook"})
+        else:
+            result.error = "the sandbox did not start" + (" in time" if late else "")
+            return result
+    result.error = f"grading stopped after {ROUNDS} runs of the notebook; what did not finish counts as wrong"
+    return result
 
 
 # ---------------------------------------------------------------------------------------
@@ -230,25 +349,27 @@ def worker(submission: Path, autograder: Path, result: Path, cell_timeout: float
 
 @dataclass
 class Autograder:
-    """An autograder zip written by `assign`, and the exercises of its assignment."""
+    """An autograder zip written by `assign`: its assignment, exercises, and grading spec."""
 
     name: str
     zip: Path
     questions: list[dict] = field(default_factory=list)
+    spec: dict = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> Autograder:
         with zipfile.ZipFile(path) as z:
             name = json.loads(z.read("otter_config.json")).get("assignment_name")
-            tests = sorted(n[len("tests/") : -3] for n in z.namelist() if n.startswith("tests/") and n.endswith(".py"))
+            if SPEC_FILE not in z.namelist():
+                raise ValueError(
+                    f"{path} has no {SPEC_FILE}: it was made by an older `assign`; "
+                    "run `python -m gamekit.course assign --rebuild` again"
+                )
+            spec = json.loads(z.read(SPEC_FILE))
         if not name:
             raise ValueError(f"{path} has no assignment_name in its otter_config.json (not made by `assign`?)")
-        listing = path.with_name(path.name.replace("-autograder.zip", "-questions.json"))
-        if listing.is_file() and listing != path:
-            questions = json.loads(listing.read_text(encoding="utf-8"))["questions"]
-        else:
-            questions = [{"name": t, "points": None, "manual": False} for t in tests]
-        return cls(name, path, questions)
+        questions = [{"name": q["name"], "points": q["points"], "manual": q["manual"]} for q in spec["questions"]]
+        return cls(name, path, questions, spec)
 
 
 def find_autograders(given: Iterable[Path]) -> dict[str, Autograder]:
@@ -285,9 +406,10 @@ def find_submissions(folder: Path) -> list[Submission]:
             continue
         student = rel.parts[0] if len(rel.parts) == 2 else path.stem
         try:
-            meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
+            meta = load_json(path, max_bytes=NOTEBOOK_BYTES).get("metadata", {})
             assignment = meta.get("otter", {}).get("assignment_name")
-        except (ValueError, UnicodeDecodeError):
+            assignment = assignment if type(assignment) is str else None
+        except (ValueError, UnicodeDecodeError, AttributeError):
             assignment = None
         found.append(Submission(student, path, assignment))
     return found
@@ -295,7 +417,7 @@ def find_submissions(folder: Path) -> list[Submission]:
 
 @dataclass
 class SubmissionResult:
-    """The grade of one submission: points per question, notes, and an error if grading failed."""
+    """The grade of one submission: points per question, notes, flags, and an error if grading failed."""
 
     student: str
     assignment: str
@@ -305,6 +427,7 @@ class SubmissionResult:
     error: str | None = None
     seconds: float = 0.0
     stopped: dict = field(default_factory=dict)  # question -> why its cell was stopped (time, a crash)
+    flags: list[str] = field(default_factory=list)  # for the teacher: signs that the notebook lied about checks
 
     def score(self, name: str) -> float:
         return float(self.questions.get(name, {}).get("score", 0.0))
@@ -314,43 +437,111 @@ class SubmissionResult:
         return sum(q["score"] for q in self.questions.values())
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
+def _saved_check_claims(nb: nbformat.NotebookNode) -> set[str]:
+    """Questions whose `grader.check` output, as saved in the submitted notebook, says "passed"."""
+    claims = set()
+    for cell in nb.cells:
+        found = CHECK.search(cell.source) if cell.cell_type == "code" else None
+        if not found:
+            continue
+        text = json.dumps(cell.get("outputs", []))[:20000]
+        if re.search(r"passed", text, re.I) and not re.search(r"failed|not yet|error", text, re.I):
+            claims.add(found.group(1))
+    return claims
 
 
-def grade_one(sub: Submission, grader: Autograder, cell_timeout: float, total_timeout: float) -> SubmissionResult:
-    """Grade one submission in a subprocess (its own process group, killed whole on time-out)."""
-    res = SubmissionResult(sub.student, grader.name, sub.path)
-    start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        out = Path(tmp) / "result.json"
-        cmd = [
-            sys.executable, "-m", "gamekit.course.grade", "--worker",
-            str(sub.path), str(grader.zip), str(out), "--timeout", str(cell_timeout),
-        ]  # fmt: skip
-        env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONWARNINGS": "ignore"}
-        proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True
-        )
-        try:
-            stdout, stderr = proc.communicate(timeout=total_timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            proc.communicate()
-            res.error = f"grading did not finish in {total_timeout:g} s and was stopped; every exercise scores 0"
-        else:
-            if proc.returncode == 0 and out.is_file():
-                data = json.loads(out.read_text(encoding="utf-8"))
-                res.questions, res.notes, res.error = data["questions"], data["notes"], data["error"]
-                res.stopped = dict(data.get("stopped", {}))
-            else:
-                tail = quiet_output(stderr)[-1500:]
-                res.error = f"the grader failed (exit status {proc.returncode}); every exercise scores 0\n{tail}"
-    res.seconds = time.monotonic() - start
+def assemble(
+    sub: Submission, grader: Autograder, nb: nbformat.NotebookNode | None, run: SandboxRun, verdicts: dict
+) -> SubmissionResult:
+    """Points, hints, notes and flags of one submission from its sandbox run and the judge's verdicts."""
+    res = SubmissionResult(sub.student, grader.name, sub.path, error=run.error)
+    if "error" in verdicts:
+        res.error = "the judge failed; every exercise scores 0: " + str(verdicts["error"])[:300]
+        verdicts = {}
+    for index, why in sorted(run.stopped.items()):
+        res.notes.append(f"{why}; it counts as an error")
+        if nb is not None:
+            _, question = exercise_of(nb, index)
+            if question:
+                res.stopped[question] = why
+    claims = _saved_check_claims(nb) if nb is not None else set()
+    for q in grader.spec["questions"]:
+        if q["manual"]:
+            continue
+        cases = []
+        score = 0.0
+        refuted_public = []
+        for c in q["cases"]:
+            verdict = verdicts.get(c["id"], {"passed": False, "why": "not judged"})
+            judged = c["probe"] is not None or c["hidden"] or not c["calls"]
+            passed = bool(verdict.get("passed")) if judged else bool(run.checks.get(c["id"]))
+            if not c["hidden"] and judged and run.checks.get(c["id"]) and not passed:
+                refuted_public.append(c["id"])
+            if passed:
+                score += float(c["points"])
+            reason: str | None = None if passed else verdict.get("why")
+            cases.append(
+                {
+                    "hidden": bool(c["hidden"]),
+                    "passed": passed,
+                    "hint": None if passed or c["hidden"] else (c["failure_message"] or None),
+                    "message": None if c["hidden"] else reason,
+                }
+            )
+        res.questions[q["name"]] = {"score": round(score, 6), "possible": float(q["points"]), "cases": cases}
+        if refuted_public:
+            res.flags.append(
+                f"{q['name']}: a public check passed in the notebook's own run but fails on its answers' data"
+            )
+        public_failed = any(not x["passed"] for x, c in zip(cases, q["cases"]) if not c["hidden"])
+        if q["name"] in claims and public_failed:
+            res.flags.append(f"{q['name']}: the saved notebook says its check passed; the grader's public checks fail")
     return res
+
+
+def _judge(grader: Autograder, runs: list[tuple[str, SandboxRun]]) -> dict[str, dict]:
+    """The judge's verdicts {submission id: {case id: verdict}}, from one fresh process per assignment."""
+    package_parent = str(Path(__file__).resolve().parents[2])
+    job = {
+        "lesson": grader.spec["lesson"],
+        "questions": grader.spec["questions"],
+        "submissions": [{"id": key, "answers": {"names": run.names, "probes": run.probes}} for key, run in runs],
+    }
+    env = {**os.environ, **thread_environment(), "PYTHONWARNINGS": "ignore"}
+    with tempfile.TemporaryDirectory(prefix="gamekit-judge-") as tmp:
+        proc = subprocess.run(
+            [sys.executable, "-I", "-c", judge.BOOT, package_parent],
+            input=json.dumps(job).encode(),
+            capture_output=True,
+            cwd=tmp,
+            env=env,
+            timeout=judge.SUBMISSION_SECONDS * (len(runs) + 1),
+        )
+    try:
+        out = json.loads(proc.stdout)
+    except ValueError:
+        tail = quiet_output(proc.stderr.decode(errors="replace"))[-1500:]
+        raise RuntimeError(f"the judge of {grader.name} failed (exit status {proc.returncode}):\n{tail}") from None
+    if out["lesson_failed"]:
+        print(
+            f"warning: {len(out['lesson_failed'])} lesson cell(s) of {grader.name} failed in the judge "
+            f"(indices {out['lesson_failed'][:5]}); tests that need them fail",
+            file=sys.stderr,
+        )
+    return out["verdicts"]
+
+
+def grade_one(
+    sub: Submission, grader: Autograder, cell_timeout: float, trusted: bool = False
+) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
+    """Run one submission in the sandbox (see `run_in_sandbox`); nothing is judged yet."""
+    try:
+        nb = nbformat.reads(sub.path.read_text(encoding="utf-8")[: NOTEBOOK_BYTES + 1], as_version=4)
+        if sub.path.stat().st_size > NOTEBOOK_BYTES:
+            raise ValueError(f"larger than {NOTEBOOK_BYTES:,} bytes")
+    except Exception as exc:  # a file that is not a notebook
+        return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {str(exc)[:200]}")
+    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted)
 
 
 def _missing_checks(path: Path, grader: Autograder) -> list[str]:
@@ -435,7 +626,7 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
                 f"{q} (by hand, {float(g['points'] or 0):g} points)" if q in manual else q
                 for q, g in zip(qnames, grader.questions)
             ]
-            w.writerow(["student", *header, "total", "possible", "file", "notes"])
+            w.writerow(["student", *header, "total", "possible", "file", "notes", "flags"])
             possible = sum(float(q["points"] or 0) for q in grader.questions if q["name"] not in manual)
             for r in rows:
                 notes = ([r.error] if r.error else []) + r.notes
@@ -443,6 +634,7 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
                     [r.student]
                     + ["" if q in manual else f"{r.score(q):g}" for q in qnames]
                     + [f"{r.total:g}", f"{possible:g}", r.path.name, " | ".join(n.splitlines()[0] for n in notes)]
+                    + [" | ".join(r.flags)]
                 )
         feedback = out / "feedback" / name
         feedback.mkdir(parents=True, exist_ok=True)
@@ -453,20 +645,31 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
     return written
 
 
+def require_sandbox(trusted_code: bool) -> None:
+    """Refuse to grade without bubblewrap unless the teacher said `--trusted-code` (before anything runs)."""
+    if not trusted_code:
+        require_bwrap()
+
+
 def grade(
     submissions: Path,
     autograders: Iterable[Path],
     out: Path,
     cell_timeout: float = CELL_TIMEOUT,
-    total_timeout: float | None = None,
     jobs: int | None = None,
+    trusted_code: bool = False,
 ) -> tuple[list[SubmissionResult], list[Path]]:
-    """Grade every submission in `submissions` (in parallel, `jobs` at a time); write the reports."""
+    """Grade every submission in `submissions` (in parallel, `jobs` at a time); write the reports.
+
+    Each submission runs in its own sandbox (bubblewrap; see `gamekit.isolation`), and its
+    answers are judged as plain data by one fresh process per assignment. Without bubblewrap
+    this raises `SandboxUnavailable` unless `trusted_code` (the teacher trusts every file).
+    """
+    require_sandbox(trusted_code)
     graders = find_autograders(autograders)
     subs = find_submissions(submissions)
     if not subs:
         raise ValueError(f"no .ipynb files in {submissions}")
-    total_timeout = total_timeout or max(300.0, 20 * cell_timeout)
     jobs = jobs or max(1, min(4, (os.cpu_count() or 2) // 2))
     todo: list[tuple[Submission, Autograder]] = []
     results: list[SubmissionResult] = []
@@ -484,39 +687,42 @@ def grade(
             continue
         todo.append((sub, graders[name]))
     done_count = 0
+    lock = threading.Lock()
 
-    def run(item: tuple[Submission, Autograder]) -> SubmissionResult:
+    def run(item: tuple[Submission, Autograder]) -> tuple[nbformat.NotebookNode | None, SandboxRun, float]:
         nonlocal done_count
-        res = grade_one(item[0], item[1], cell_timeout, total_timeout)
-        done_count += 1
-        print(
-            f"[{done_count}/{len(todo)}] {res.student} ({res.assignment}): {res.total:g} points "
-            f"in {res.seconds:.1f} s" + (" - " + res.error.splitlines()[0] if res.error else ""),
-            file=sys.stderr,
-            flush=True,
-        )
-        return res
+        start = time.monotonic()
+        nb, sandbox = grade_one(item[0], item[1], cell_timeout, trusted_code)
+        seconds = time.monotonic() - start
+        with lock:
+            done_count += 1
+            print(
+                f"[{done_count}/{len(todo)}] {item[0].student} ({item[1].name}): ran in {seconds:.1f} s"
+                + (f", {len(sandbox.stopped)} cell(s) stopped" if sandbox.stopped else "")
+                + (" - " + sandbox.error if sandbox.error else ""),
+                file=sys.stderr,
+                flush=True,
+            )
+        return nb, sandbox, seconds
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results += list(pool.map(run, todo))
+        runs = list(pool.map(run, todo))
+    for name, grader in graders.items():
+        mine = [(i, r) for i, ((sub, g), r) in enumerate(zip(todo, runs)) if g.name == name]
+        if not mine:
+            continue
+        print(f"judging {len(mine)} submission(s) of {name} ...", file=sys.stderr, flush=True)
+        verdicts = _judge(grader, [(str(i), r[1]) for i, r in mine])
+        for i, (nb, sandbox, seconds) in mine:
+            res = assemble(todo[i][0], grader, nb, sandbox, verdicts.get(str(i), {"error": "no verdict"}))
+            res.seconds = seconds
+            results.append(res)
     unknown = [r for r in results if r.assignment not in graders]
     for r in unknown:
         print(f"skipped {r.path}: {r.error}", file=sys.stderr)
     return results, write_reports([r for r in results if r.assignment in graders], graders, out)
 
 
-def _worker_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gamekit.course.grade --worker")
-    parser.add_argument("submission", type=Path)
-    parser.add_argument("autograder", type=Path)
-    parser.add_argument("result", type=Path)
-    parser.add_argument("--timeout", type=float, default=CELL_TIMEOUT)
-    args = parser.parse_args(argv)
-    return worker(args.submission, args.autograder, args.result, args.timeout)
-
-
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--worker"]:
-        sys.exit(_worker_main(sys.argv[2:]))
-    print("use: python -m gamekit.course grade SUBMISSIONS/ (this module's --worker is internal)", file=sys.stderr)
+    print("use: python -m gamekit.course grade SUBMISSIONS/", file=sys.stderr)
     sys.exit(2)
