@@ -1,0 +1,368 @@
+"""Grading against cheating submissions: each attack, written as a determined student would, costs
+the cheater and nobody else.
+
+Every submission here is the fixture's student notebook (tests/fixtures/99-fixture.ipynb) with
+attack code in its answer cells. An attack that worked would earn points it did not deserve (the
+answers are wrong unless the attack succeeds), leave a process behind, change a file outside the
+grading's own folders, reach the network, or leak the teacher's secret (a file and an environment
+variable) into a report. The honest submissions graded in the same run must score exactly as
+they do alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+
+from gamekit.course import grade
+from gamekit.isolation import bwrap_path
+
+pytestmark = [
+    pytest.mark.notebook,
+    pytest.mark.skipif(bwrap_path() is None, reason="needs bubblewrap (apt-get install bubblewrap)"),
+]
+
+CANARY = "CANARY-grading-5d1e0b"
+MARKER = "gamekit-linger-7b2f"
+
+
+def _attacks(paths: dict[str, str], port: int, red: int) -> dict[str, dict[str, str]]:
+    """student -> {question: answer cell source}; questions left out keep the student copy's `...`."""
+    p = json.dumps(paths)
+    return {
+        # otter's runner replaced: every check "passes"; the saved outputs say so too (see _claim_passed)
+        "replace-runner": {
+            "q99_1": "import otter\n"
+            "otter.Notebook.check = lambda self, *a, **k: print('passed!')\n"
+            "grader.check = lambda *a, **k: print('passed!')\n"
+            "answer_99_1 = 'all of them'",
+            "q99_4": "answer_99_4 = 7",
+        },
+        # objects that say yes to every comparison
+        "always-equal": {
+            "q99_1": "class Yes(list):\n"
+            "    def __eq__(self, other): return True\n"
+            "    def __ne__(self, other): return False\n"
+            "    __hash__ = None\n"
+            "answer_99_1 = Yes([3])",
+            "q99_4": "class Yes(int):\n"
+            "    def __eq__(self, other): return True\n"
+            "    __hash__ = int.__hash__\n"
+            "answer_99_4 = Yes(0)",
+        },
+        # look for the tests, the master, the autograder and the teacher's secret everywhere; any find
+        # turns into the right answer
+        "read-tests": {
+            "q99_1": "import os, glob\n"
+            f"PATHS = {p}\n"
+            "found = []\n"
+            "for path in list(PATHS.values()) + ['/proc/1/environ', '/proc/self/environ']:\n"
+            "    try:\n"
+            "        found.append(open(path, 'rb').read())\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "roots = {'/tmp', '/root', '/home', '/work'} | {os.path.dirname(v) for v in PATHS.values()}\n"
+            "names = ['tests/q99_*.py', '*autograder*.zip', '99-fixture.ipynb', '*grading*.json']\n"
+            "for pattern in [r + '/**/' + n for r in roots for n in names]:\n"
+            "    for path in glob.glob(pattern, recursive=True)[:20]:\n"
+            "        try:\n"
+            "            found.append(open(path, 'rb').read())\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "for pid in os.listdir('/proc'):\n"
+            "    if pid.isdigit():\n"
+            "        try:\n"
+            "            found.append(open(f'/proc/{pid}/environ', 'rb').read())\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "secret = any(b'CANARY' in f for f in found) or 'CANARY' in str(os.environ)\n"
+            "tests = any(b'best_moves' in f or b'red_blue(40)' in f for f in found)\n"
+            "answer_99_1 = [3, 11] if tests else [5]",
+            "q99_4": f"answer_99_4 = {red} if secret else 0",
+        },
+        # kill the grader, every process it can see, and the teacher's own process by its number
+        "kill-grader": {
+            "q99_1": "answer_99_1 = [3, 11]",
+            "q99_4": "import os, signal\n"
+            f"for target in (os.getppid(), {os.getpid()}, 1):\n"
+            "    try:\n"
+            "        os.kill(target, signal.SIGKILL)\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "os.kill(-1, signal.SIGKILL)\n"
+            f"answer_99_4 = {red}",
+        },
+        # processes that try to outlive the grading (a new session, a double fork)
+        "linger": {
+            "q99_1": "import os, subprocess, sys\n"
+            f"subprocess.Popen(['sleep', '300', '{MARKER}'], start_new_session=True)\n"
+            "if os.fork() == 0:\n"
+            "    os.setsid()\n"
+            "    if os.fork() == 0:\n"
+            f"        os.execv('/bin/sleep', ['sleep', '301', '{MARKER}'])\n"
+            "    os._exit(0)\n"
+            "answer_99_1 = [3, 11]",
+            "q99_4": f"answer_99_4 = {red}",
+        },
+        # the network: a server of the teacher's machine on loopback
+        "network": {
+            "q99_1": "import socket\n"
+            "try:\n"
+            f"    s = socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+            "    s.sendall(b'from the sandbox')\n"
+            "    answer_99_1 = [3, 11]\n"
+            "except OSError:\n"
+            "    answer_99_1 = [5]",
+        },
+        # write everywhere it should not: the submissions, the grades, the autograder, the teacher's home
+        "write-outside": {
+            "q99_1": "import os\n"
+            f"PATHS = {p}\n"
+            "for path in PATHS.values():\n"
+            "    for target in (path, os.path.join(os.path.dirname(path), 'planted.txt')):\n"
+            "        try:\n"
+            "            with open(target, 'w') as f:\n"
+            "                f.write('rigged')\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "answer_99_1 = [5]",
+        },
+        # the library the tests use, replaced so that in-kernel tests would agree with wrong answers
+        "patch-library": {
+            "q99_1": "import gamekit, gamekit.solve\n"
+            "gamekit.best_moves = lambda game, state: [5]\n"
+            "best_moves = gamekit.best_moves\n"
+            "answer_99_1 = [5]",
+            "q99_2": "import gamekit\n"
+            "class _R:\n"
+            "    value, nodes = 1, 1\n"
+            "gamekit.alphabeta = lambda *a, **k: _R()\n"
+            "alphabeta = gamekit.alphabeta\n"
+            "def alphabeta_value(game, state, alpha=None, beta=None):\n"
+            "    return 1",
+        },
+        # a flood and a bomb on the report channel, then a correct-looking answer
+        "flood-channel": {
+            "q99_1": "import os\n"
+            "for fd in range(3, 64):\n"
+            "    try:\n"
+            "        os.write(fd, b'[' * 5_000_000)\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "answer_99_1 = [3, 11]",
+            "q99_4": f"answer_99_4 = {red}",
+        },
+        # all memory and a fork bomb, bounded by the sandbox's limits (only this exercise is lost)
+        "exhaust": {
+            "q99_1": "answer_99_1 = [3, 11]",
+            "q99_4": "blob = bytearray(8 << 30)\nanswer_99_4 = 0",
+        },
+    }
+
+
+def _claim_passed(nb: nbformat.NotebookNode) -> None:
+    """Saved outputs that say every check passed (what a replaced runner prints)."""
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "grader.check(" in cell.source:
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="passed! 🎉\n")]
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(int(pid))
+            except OSError:
+                pass
+    return found
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeypatch):
+    from assigned import assigned_fixture
+    from submissions import CORRECT, EXPECTED, RED_1_40, answer_cells, make_submission
+
+    done = assigned_fixture()
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    canary_file = teacher / "id_rsa"
+    canary_file.write_text(CANARY)
+    monkeypatch.setenv("GAMEKIT_CANARY", CANARY)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    out = tmp_path / "grades"
+    paths = {
+        "canary": str(canary_file),
+        "autograder": str(done.autograder),
+        "master": str(done.master),
+        "student": str(done.student),
+        "submission": str(folder / "all-correct.ipynb"),
+    }
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    reached: list[bytes] = []
+    stop = threading.Event()
+
+    def listen() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+                reached.append(conn.recv(100))
+                conn.close()
+            except OSError:
+                continue
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    attacks = _attacks(paths, server.getsockname()[1], RED_1_40)
+    student_nb = nbformat.read(done.student, as_version=4)
+    cells = answer_cells(student_nb)
+    for student in ("all-correct", "too-many-nodes"):
+        nbformat.write(make_submission(student_nb, student), folder / f"{student}.ipynb")
+    for student, answers in attacks.items():
+        nb = nbformat.read(done.student, as_version=4)
+        for q, source in {**CORRECT, **{"q99_1": "answer_99_1 = [5]", "q99_4": "answer_99_4 = 0"}, **answers}.items():
+            nb.cells[cells[q]].source = source
+        if student == "replace-runner":
+            _claim_passed(nb)
+        nbformat.write(nb, folder / f"{student}.ipynb")
+    protected = {
+        "submissions": _snapshot(folder),
+        "teacher": _snapshot(teacher),
+        "autograder": _snapshot(done.autograder.parent),
+    }
+    start = time.monotonic()
+    results, [csv_path] = grade.grade(folder, [done.autograder], out, cell_timeout=10, jobs=2)
+    seconds = time.monotonic() - start
+    stop.set()
+    listener.join(2)
+    server.close()
+    by = {r.student: r for r in results}
+    scores = {s: {q: r.score(q) for q in ("q99_1", "q99_2", "q99_4")} for s, r in by.items()}
+    (artifacts / "grade-attacks.json").write_text(json.dumps({"seconds": round(seconds, 1), "scores": scores}, indent=1))
+
+    # the honest students score exactly as they do without the attackers
+    assert scores["all-correct"] == EXPECTED["all-correct"]
+    assert scores["too-many-nodes"] == EXPECTED["too-many-nodes"]
+    # no attack earns a point it did not deserve
+    for student in ("replace-runner", "always-equal", "read-tests", "network", "write-outside", "patch-library"):
+        assert scores[student]["q99_1"] == 0 and scores[student]["q99_4"] == 0, student
+    assert scores["patch-library"]["q99_2"] == 0
+    # the right answers of an attacker still count; the attack costs its own exercise only
+    assert scores["kill-grader"]["q99_1"] == 1 and scores["kill-grader"]["q99_2"] == 2, by["kill-grader"].notes
+    assert scores["linger"] == {"q99_1": 1, "q99_2": 2, "q99_4": 1}
+    assert scores["exhaust"] == {"q99_1": 1, "q99_2": 2, "q99_4": 0}
+    assert scores["flood-channel"]["q99_1"] == 0 and scores["flood-channel"]["q99_2"] == 2
+    assert any("Exercise 99.1" in n for n in by["flood-channel"].notes)
+    # an answer object that lies is refused with a reason, not taken for what it claims
+    refused = json.dumps(by["always-equal"].questions)
+    assert "cannot be graded" in refused or by["always-equal"].score("q99_1") == 0
+    # the notebook that claimed its checks passed is flagged for the teacher
+    rows = {r["student"]: r for r in csv.DictReader(csv_path.open(encoding="utf-8"))}
+    assert "q99_1" in rows["replace-runner"]["flags"]
+    assert rows["all-correct"]["flags"] == "" and rows["too-many-nodes"]["flags"] == ""
+    # nothing reached the network, nothing outside changed, nothing survived, nothing leaked
+    assert reached == []
+    assert _snapshot(folder) == protected["submissions"]
+    assert _snapshot(teacher) == protected["teacher"]
+    assert _snapshot(done.autograder.parent) == protected["autograder"]
+    assert _processes_with(MARKER) == []
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
+
+
+def _burn(seconds: float) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", f"import time\nend = time.time() + {seconds}\nwhile time.time() < end: pass"]
+    )
+
+
+def test_a_crash_costs_one_exercise_on_a_busy_machine(tmp_path):
+    """The same scores with every core busy: the crash, the loop and the honest answers."""
+    from assigned import assigned_fixture
+    from submissions import EXPECTED, make_submission
+
+    done = assigned_fixture()
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    student_nb = nbformat.read(done.student, as_version=4)
+    chosen = ("all-correct", "kernel-crash", "infinite-loop", "syntax-error")
+    for student in chosen:
+        nbformat.write(make_submission(student_nb, student), folder / f"{student}.ipynb")
+    burners = [_burn(300) for _ in range(2 * (os.cpu_count() or 2))]
+    try:
+        results, _ = grade.grade(folder, [done.autograder], tmp_path / "grades", cell_timeout=10, jobs=2)
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    got = {r.student: {q: r.score(q) for q in EXPECTED[r.student]} for r in results}
+    assert got == {s: EXPECTED[s] for s in chosen}
+    crash = next(r for r in results if r.student == "kernel-crash")
+    assert any("Exercise 99.4" in n and "Python died" in n for n in crash.notes)
+
+
+def test_grading_refuses_without_bubblewrap_unless_trusted(tmp_path, monkeypatch, capsys):
+    import gamekit.isolation as isolation
+    from gamekit.course.__main__ import main
+
+    monkeypatch.setattr(isolation, "bwrap_path", lambda: None)
+    (tmp_path / "subs").mkdir()
+    out = tmp_path / "grades"
+    assert main(["--out", str(tmp_path), "grade", str(tmp_path / "subs"), "--grades", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "bubblewrap" in err and "--trusted-code" in err
+    assert not out.exists()
+
+
+def test_the_same_attacks_succeed_without_the_sandbox(tmp_path):
+    """The attacks above are real: with `--trusted-code` (no bubblewrap) they read the teacher's
+    secret and the tests and reach the network; only the sandbox stops them."""
+    from assigned import assigned_fixture
+    from submissions import CORRECT, RED_1_40, answer_cells
+
+    done = assigned_fixture()
+    canary_file = tmp_path / "id_rsa"
+    canary_file.write_text(CANARY)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    paths = {"canary": str(canary_file), "autograder": str(done.autograder), "master": str(done.master)}
+    attacks = _attacks(paths, server.getsockname()[1], RED_1_40)
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    student_nb = nbformat.read(done.student, as_version=4)
+    cells = answer_cells(student_nb)
+    for student in ("read-tests", "network"):
+        nb = nbformat.read(done.student, as_version=4)
+        for q, source in {**CORRECT, **attacks[student]}.items():
+            nb.cells[cells[q]].source = source
+        nbformat.write(nb, folder / f"{student}.ipynb")
+    results, _ = grade.grade(folder, [done.autograder], tmp_path / "grades", cell_timeout=20, jobs=1, trusted_code=True)
+    server.settimeout(1)
+    conn, _ = server.accept()
+    assert conn.recv(100) == b"from the sandbox"
+    conn.close()
+    server.close()
+    by = {r.student: r for r in results}
+    assert by["read-tests"].score("q99_1") == 1 and by["read-tests"].score("q99_4") == 1
