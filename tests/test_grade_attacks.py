@@ -258,7 +258,9 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     server.close()
     by = {r.student: r for r in results}
     scores = {s: {q: r.score(q) for q in ("q99_1", "q99_2", "q99_4")} for s, r in by.items()}
-    (artifacts / "grade-attacks.json").write_text(json.dumps({"seconds": round(seconds, 1), "scores": scores}, indent=1))
+    (artifacts / "grade-attacks.json").write_text(
+        json.dumps({"seconds": round(seconds, 1), "scores": scores}, indent=1)
+    )
 
     # the honest students score exactly as they do without the attackers
     assert scores["all-correct"] == EXPECTED["all-correct"]
