@@ -34,6 +34,7 @@ from pathlib import Path
 
 __all__ = [
     "HOME",
+    "INSIDE",
     "INSTALL_HINT",
     "SANDBOX_UID",
     "Jail",
@@ -45,6 +46,10 @@ __all__ = [
 ]
 
 SANDBOX_UID = 65534  # "nobody" inside the namespace
+#: Set to "1" inside every box. A box made inside a box (a lesson's tournament run while a
+#: submission is graded) gets its own namespaces like any other, but no /proc: the kernel refuses a
+#: second /proc under the first one's read-only parts. Only code inside a box sees this variable.
+INSIDE = "GAMEKIT_IN_SANDBOX"
 HOME = "/home/student"  # the private, empty home inside the box
 INSTALL_HINT = (
     "Students' code runs only inside bubblewrap's namespaces, and `bwrap` was not found. "
@@ -158,8 +163,11 @@ class Jail:
     tmp_mb: int = 64
 
     def command(self, argv: Sequence[str]) -> list[str]:
-        """The `bwrap ... -- argv` command line (raises `SandboxUnavailable` without bwrap)."""
+        """The `bwrap ... -- argv` command line (raises `SandboxUnavailable` without bwrap).
+
+        Inside a box already (see `INSIDE`) the new box has an empty /proc."""
         bwrap = require_bwrap()
+        nested = os.environ.get(INSIDE) == "1"
         args = [
             bwrap,
             "--unshare-all",  # user, PID, mount, IPC, UTS, cgroup and network namespaces
@@ -175,8 +183,7 @@ class Jail:
             "--cap-drop",
             "ALL",
             "--clearenv",
-            "--proc",
-            "/proc",
+            *(("--dir", "/proc") if nested else ("--proc", "/proc")),
             "--dev",
             "/dev",
         ]
@@ -198,6 +205,7 @@ class Jail:
             args += ["--bind", path, path]
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": HOME, "TMPDIR": "/tmp"}
         env.update(self.env)
+        env[INSIDE] = "1"
         for key, value in env.items():
             args += ["--setenv", key, value]
         args += ["--remount-ro", "/", "--chdir", self.cwd, "--"]  # the box's own root: read-only too

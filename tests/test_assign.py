@@ -153,14 +153,32 @@ def test_assign_refuses_a_master_whose_solution_fails_its_tests(tmp_path):
 @pytest.mark.notebook
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
 def test_assign_every_chapter(path, tmp_path):
-    """Every chapter is a master in otter's format; its solutions pass its tests; nothing leaks."""
+    """Every chapter is a master in otter's format; nothing leaks; and its own solutions, handed in
+    as a student would, get every point from the grader (sandbox, probes, judge) and pass every
+    public check: the tests split into probe and judge still test what they did."""
+    from chapter04 import fill, solutions
+
+    from gamekit.course import grade
+    from gamekit.isolation import bwrap_path
+
     nb = nbformat.read(path, as_version=4)
     assert assign.is_assignment(nb), f"{path.name} has no '{assign.CONFIG_MARK}' cell (COURSE.md: Exercise format)"
-    done = assign.assign_notebook(path, tmp_path)
+    done = assign.assign_notebook(path, tmp_path, run_tests=False)  # the grader checks the solutions below
     student = nbformat.read(done.student, as_version=4)
     assert assign.student_leaks(nb, student) == []
     assert not any(assign.is_teacher_only(c) for c in student.cells)
     assert sum('grader.check("' in c.source for c in student.cells) >= 3
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    nbformat.write(fill(student, nb, solutions(nb)), folder / "solutions.ipynb")
+    [res], _ = grade.grade(
+        folder, [done.autograder], tmp_path / "grades", cell_timeout=120, trusted_code=bwrap_path() is None
+    )
+    full = {q.name: q.points for q in assign.questions(nb) if not q.manual}
+    assert res.error is None and res.notes == [], (res.error, res.notes)
+    assert {q: res.score(q) for q in full} == full
+    failed = [(q, i) for q, got in res.questions.items() for i, c in enumerate(got["cases"]) if not c["passed"]]
+    assert failed == [], f"cases failing on the master's own solutions: {failed}"
 
 
 def test_a_test_line_that_shows_a_value_is_flagged():
