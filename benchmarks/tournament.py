@@ -62,7 +62,7 @@ def write_agents(folder: Path) -> list[Path]:
 def games_per_second(folder: Path, agents: list[Path], starts: int, sandbox: bool, **run) -> tuple[float, int]:
     db = folder / f"t-{sandbox}-{'dask' if run.get('scheduler') else 'local'}-{time.monotonic_ns()}.sqlite"
     t = Tournament(db, agents, game="tictactoe", starts=starts, seed=1, sandbox=sandbox)
-    t.validate(workers=run.get("workers"), scheduler=run.get("scheduler"))
+    t.validate(workers=run.get("workers"), scheduler=run.get("scheduler"), tls=run.get("tls"))
     t0 = time.perf_counter()
     played = t.run(validate=False, **run)
     seconds = time.perf_counter() - t0
@@ -122,10 +122,20 @@ def free_port() -> int:
 
 
 def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
+    """A TLS scheduler and two workers on loopback, with certificates in folder/certs."""
     from dask.distributed import Client
 
+    from gamekit.tournament.cluster import make_certificates, security
+
+    certs = folder / "certs"
+    make_certificates(certs)
     port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    address = f"tls://127.0.0.1:{port}"
+
+    def tls(role: str) -> list[str]:
+        return ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / f"{role}.pem"),
+                "--tls-key", str(certs / f"{role}-key.pem")]  # fmt: skip
+
     log = open(folder / "dask.log", "w")  # noqa: SIM115  (the processes write to it until stopped)
     quiet = {"stdout": log, "stderr": log, "start_new_session": True, "cwd": folder}
     procs = [
@@ -134,6 +144,9 @@ def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
                 sys.executable,
                 "-m",
                 "distributed.cli.dask_scheduler",
+                "--protocol",
+                "tls",
+                *tls("scheduler"),
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -151,6 +164,7 @@ def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
                     "-m",
                     "distributed.cli.dask_worker",
                     address,
+                    *tls("worker"),
                     "--nthreads",
                     "1",
                     "--no-dashboard",
@@ -161,7 +175,7 @@ def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
             )  # fmt: skip
         )
     try:
-        with Client(address, timeout=60) as client:
+        with Client(address, security=security(certs, "client"), timeout=60) as client:
             client.wait_for_workers(2, timeout=60)
     except OSError:
         stop_cluster(procs)
@@ -202,9 +216,10 @@ def main() -> None:
         if not args.no_dask:
             address, procs = start_cluster(folder)
             try:
-                rate, n = games_per_second(folder, agents, args.starts, sandbox=False, scheduler=address)
+                tls = folder / "certs"
+                rate, n = games_per_second(folder, agents, args.starts, sandbox=False, scheduler=address, tls=tls)
                 rows.append(("in-process, Dask loopback (2 workers)", rate, n))
-                rate, n = games_per_second(folder, agents, args.starts, sandbox=True, scheduler=address)
+                rate, n = games_per_second(folder, agents, args.starts, sandbox=True, scheduler=address, tls=tls)
                 rows.append(("sandboxed, Dask loopback (2 workers)", rate, n))
             finally:
                 stop_cluster(procs)

@@ -49,17 +49,38 @@ def _env() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
-    """A real `dask scheduler` and two `dask worker` processes on 127.0.0.1, torn down afterwards."""
+    """A real `dask scheduler` with TLS and two `dask worker` processes on 127.0.0.1, with the
+    certificates of `python -m gamekit.tournament certs`; yields (address, certificates folder)."""
     pytest.importorskip("dask.distributed")
+    pytest.importorskip("cryptography")
     from dask.distributed import Client
 
+    from gamekit.tournament.cluster import make_certificates, security
+
     folder = tmp_path_factory.mktemp("dask")
+    certs = folder / "certs"
+    make_certificates(certs)
     port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    address = f"tls://127.0.0.1:{port}"
+
+    def tls(role: str) -> list[str]:
+        return ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / f"{role}.pem"),
+                "--tls-key", str(certs / f"{role}-key.pem")]  # fmt: skip
+
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     procs = [
         subprocess.Popen(
-            [*dask, "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            [
+                *dask,
+                "--protocol",
+                "tls",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+                *tls("scheduler"),
+            ],
             cwd=folder,
             env=_env(),
             stdout=subprocess.DEVNULL,
@@ -73,10 +94,11 @@ def dask_cluster(tmp_path_factory):
             subprocess.Popen(
                 [
                     *worker,
+                    *tls("worker"),
                     "--local-directory",
                     str(folder / f"w{k}"),
                     "--listen-address",
-                    f"tcp://127.0.0.1:{free_port()}",
+                    f"tls://127.0.0.1:{free_port()}",
                 ],
                 cwd=folder,
                 env=_env(),
@@ -86,9 +108,9 @@ def dask_cluster(tmp_path_factory):
             )
         )
     try:
-        with Client(address, timeout=60) as client:
+        with Client(address, security=security(certs, "client"), timeout=60) as client:
             client.wait_for_workers(2, timeout=60)
-        yield address
+        yield address, certs
     finally:
         for p in reversed(procs):
             os.killpg(p.pid, signal.SIGTERM)
@@ -103,11 +125,54 @@ def dask_cluster(tmp_path_factory):
 def test_a_tournament_on_a_loopback_dask_cluster_equals_the_local_run(dask_cluster, tmp_path):
     local = Tournament(tmp_path / "local.sqlite", SAMPLES, game="nim", starts=1, seed=11, limits=FAST)
     local.run(workers=2)
+    address, certs = dask_cluster
     remote = Tournament(tmp_path / "remote.sqlite", SAMPLES, game="nim", starts=1, seed=11, limits=FAST)
-    remote.run(scheduler=dask_cluster)
+    remote.run(scheduler=address, tls=certs)
     assert len(remote.records()) == 6
     assert [without_times(r) for r in remote.records()] == [without_times(r) for r in local.records()]
     assert [(e.id, e.status) for e in remote.entrants()] == [(e.id, e.status) for e in local.entrants()]
+
+
+def test_the_cluster_has_no_door_without_a_certificate(dask_cluster, tmp_path):
+    """What an agent (or anyone on the network) could try: connect without TLS, or with TLS but
+    without a certificate of the class's authority, or ask the tournament for a plain scheduler."""
+    import ssl
+
+    from dask.distributed import Client, Security
+
+    from gamekit.tournament.cluster import make_certificates
+
+    address, certs = dask_cluster
+    with pytest.raises((OSError, TimeoutError)):
+        Client(address.replace("tls://", "tcp://"), timeout=5)
+    stranger = tmp_path / "stranger"
+    make_certificates(stranger)  # a valid certificate, from another authority
+    foreign = Security(
+        tls_ca_file=str(stranger / "ca.pem"),
+        tls_client_cert=str(stranger / "client.pem"),
+        tls_client_key=str(stranger / "client-key.pem"),
+        require_encryption=True,
+    )
+    with pytest.raises((OSError, TimeoutError, ssl.SSLError)):
+        Client(address, security=foreign, timeout=5)
+    t = Tournament(tmp_path / "t.sqlite", SAMPLES[:2], game="nim", starts=1, seed=1, limits=FAST)
+    with pytest.raises(ValueError, match="TLS"):
+        t.run(scheduler=address.replace("tls://", "tcp://"))
+    assert t.records() == []
+    done = cli("run", *map(str, SAMPLES[:2]), "--game", "nim", "--db", str(tmp_path / "c.sqlite"),
+               "--scheduler", "tcp://127.0.0.1:8786")  # fmt: skip
+    assert done.returncode == 2 and "TLS" in done.stderr and not (tmp_path / "c.sqlite").exists()
+
+
+def test_certs_command_writes_private_keys_and_says_how_to_start(tmp_path):
+    pytest.importorskip("cryptography")
+    done = cli("certs", str(tmp_path / "certs"), "--host", "10.0.0.5")
+    assert done.returncode == 0, done.stderr
+    assert "dask scheduler --protocol tls --host 10.0.0.5" in done.stdout and "tls://10.0.0.5:8786" in done.stdout
+    for role in ("ca", "scheduler", "worker", "client"):
+        key = tmp_path / "certs" / f"{role}-key.pem"
+        assert key.stat().st_mode & 0o077 == 0, f"{key} is readable by others"
+        assert (tmp_path / "certs" / f"{role}.pem").read_text().startswith("-----BEGIN CERTIFICATE-----")
 
 
 def cli(*args: str, **kwargs) -> subprocess.CompletedProcess:

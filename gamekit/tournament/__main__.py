@@ -5,8 +5,9 @@
     python -m gamekit.tournament resume --db class.sqlite
     python -m gamekit.tournament report --db class.sqlite --out leaderboard/
 
-`run` and `resume` play on this machine's cores, or on a Dask cluster with
-`--scheduler tcp://HOST:8786`. A stopped run (Ctrl-C, a crash) continues with `resume`.
+`run` and `resume` play on this machine's cores, or on a Dask cluster with TLS certificates
+(`certs CERTS/` makes them and prints how to start the scheduler and workers; then
+`--scheduler tls://HOST:8786 --tls CERTS/`). A stopped run (Ctrl-C, a crash) continues with `resume`.
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ SHOW_FILES_HELP = "also show the submission files' names on the page (default: d
 def _add_running(p: argparse.ArgumentParser) -> None:
     _add_trust(p)
     p.add_argument("--workers", type=int, default=None, help="games played at once (default: one per core)")
-    p.add_argument("--scheduler", default=None, help="a Dask scheduler, tcp://HOST:8786 (default: this machine)")
+    p.add_argument(
+        "--scheduler", default=None, help="a Dask scheduler with TLS, tls://HOST:8786 (default: this machine)"
+    )
+    p.add_argument("--tls", default=None, help="the certificates folder of `certs` (needed with --scheduler)")
     p.add_argument("--report", default=None, help="write the leaderboard to this folder when done")
     p.add_argument("--show-files", action="store_true", help=SHOW_FILES_HELP)
 
@@ -99,6 +103,10 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("resume", help="play the games of --db that are not stored yet")
     s.add_argument("--db", required=True)
     _add_running(s)
+    c = sub.add_parser("certs", help="make TLS certificates for a Dask cluster (scheduler, workers, this client)")
+    c.add_argument("folder", help="where to write ca.pem, scheduler.pem, worker.pem, client.pem and their keys")
+    c.add_argument("--host", action="append", default=None, help="the scheduler's name or IP (repeatable)")
+    c.add_argument("--days", type=int, default=365, help="how long the certificates are valid (default 365)")
     p = sub.add_parser("report", help="write the leaderboard (HTML), ratings and game records")
     p.add_argument("--db", required=True)
     p.add_argument("--out", required=True, help="folder for leaderboard.html, ratings.json, games/")
@@ -123,12 +131,12 @@ def _progress(total: int) -> Any:
 
 
 def _play(t: Tournament, args: argparse.Namespace) -> int:
-    t.validate(args.workers, args.scheduler)
+    t.validate(args.workers, args.scheduler, args.tls)
     for e in t.entrants():
         print(f"{e.status:>8}  {e.id}  {e.name}" + (f"  — {e.reason}" if e.reason else ""))
     todo = len(t.remaining())
     print(f"{todo} games to play", flush=True)
-    t.run(args.workers, args.scheduler, progress=_progress(todo))
+    t.run(args.workers, args.scheduler, progress=_progress(todo), tls=args.tls)
     results = Results(t)
     print(results.table())
     if args.report:
@@ -143,9 +151,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SandboxUnavailable as exc:
         print(f"refused: {exc}", file=sys.stderr)
         return 2
+    except ValueError as exc:  # a bad option (a scheduler without TLS, missing certificates): said before any game
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 def _main(args: argparse.Namespace) -> int:
+    if args.command == "certs":
+        from .cluster import make_certificates, start_commands
+
+        hosts = args.host or ["127.0.0.1", "localhost"]
+        for path in make_certificates(args.folder, hosts, args.days).values():
+            print(path)
+        print("keep ca-key.pem with you; a worker needs ca.pem, worker.pem, worker-key.pem and nothing else.")
+        for line in start_commands(args.folder, hosts[0]):
+            print("  " + line)
+        print(f"then: python -m gamekit.tournament run ... --scheduler tls://{hosts[0]}:8786 --tls {args.folder}")
+        return 0
+    if getattr(args, "scheduler", None) and (not args.scheduler.startswith("tls://") or not args.tls):
+        raise ValueError(
+            "a Dask scheduler must use TLS: --scheduler tls://HOST:8786 --tls CERTS/ "
+            "(make CERTS/ with `python -m gamekit.tournament certs CERTS/`)"
+        )
     if args.command in ("validate", "run", "resume") and not args.trusted_code:
         require_bwrap()  # before anything is created: no database is left behind by a refusal
     if args.command == "validate":

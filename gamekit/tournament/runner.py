@@ -214,7 +214,9 @@ class Tournament:
             ),
         ]
 
-    def validate(self, workers: int | None = None, scheduler: str | None = None) -> list[Entrant]:
+    def validate(
+        self, workers: int | None = None, scheduler: str | None = None, tls: str | Path | None = None
+    ) -> list[Entrant]:
         """Validate every submission not validated yet; returns all entrants with their status."""
         todo = {e.id: e for e in self.entrants() if e.status == "new"}
         specs: list[GameSpec] = []
@@ -226,7 +228,7 @@ class Tournament:
             else:
                 specs.extend(self.validation_games(e))
         verdicts: dict[str, list[dict[str, Any]]] = {i: [] for i in todo}
-        for record in execute(specs, workers, scheduler):
+        for record in execute(specs, workers, scheduler, tls):
             verdicts[record["id"].split("~")[1]].append(record)
         for agent_id, records in verdicts.items():
             e = todo[agent_id]
@@ -269,6 +271,7 @@ class Tournament:
         validate: bool = True,
         limit: int | None = None,
         progress: Callable[[dict[str, Any]], None] | None = None,
+        tls: str | Path | None = None,
     ) -> int:
         """Play (up to `limit`) games not stored yet; each is stored as it finishes. Returns how many were played.
 
@@ -276,7 +279,7 @@ class Tournament:
         """
         self.require_sandbox()
         if validate:
-            self.validate(workers, scheduler)
+            self.validate(workers, scheduler, tls)
         else:
             for e in self.entrants():
                 if e.status == "new":
@@ -285,7 +288,7 @@ class Tournament:
         if limit is not None:
             todo = todo[:limit]
         played = 0
-        for record in execute(todo, workers, scheduler):
+        for record in execute(todo, workers, scheduler, tls):
             if self.store.put_game(record):
                 played += 1
             if progress is not None:
@@ -327,18 +330,23 @@ def default_workers() -> int:
 
 
 def execute(
-    specs: Sequence[GameSpec], workers: int | None = None, scheduler: str | None = None
+    specs: Sequence[GameSpec],
+    workers: int | None = None,
+    scheduler: str | None = None,
+    tls: str | Path | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Play `specs` and yield each game's record as soon as it is finished (any order).
 
     Locally: a thread pool of `workers` referees (default: one per core); each game's agents are
-    processes, so the games really run in parallel. With `scheduler` ("tcp://HOST:PORT"): the
-    games are submitted to that Dask cluster (dask.distributed is imported only then).
+    processes, so the games really run in parallel. With `scheduler` ("tls://HOST:PORT") and `tls`
+    (the folder of `python -m gamekit.tournament certs`): the games are submitted to that Dask
+    cluster with TLS certificates (dask.distributed is imported only then); a scheduler without
+    TLS is refused (see `gamekit.tournament.cluster`).
     """
     if not specs:
         return
     if scheduler:
-        yield from _execute_dask(specs, scheduler)
+        yield from _execute_dask(specs, scheduler, tls)
         return
     n = workers or default_workers()
     try:
@@ -373,15 +381,27 @@ def _as_finished(pool: Executor, specs: Sequence[GameSpec], n: int) -> Iterator[
             future.cancel()
 
 
-def _execute_dask(specs: Sequence[GameSpec], scheduler: str) -> Iterator[dict[str, Any]]:
+def _execute_dask(specs: Sequence[GameSpec], scheduler: str, tls: str | Path | None) -> Iterator[dict[str, Any]]:
+    if not scheduler.startswith("tls://") or tls is None:
+        raise ValueError(
+            f"refusing the Dask scheduler {scheduler!r}: a scheduler without TLS runs code for anyone who reaches "
+            "it; make certificates with `python -m gamekit.tournament certs CERTS/`, start the scheduler and "
+            "workers as it prints, and pass --scheduler tls://HOST:8786 --tls CERTS/"
+        )
     try:
         from dask.distributed import Client, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError("running on a cluster needs dask.distributed: pip install 'gamekit-course[cluster]'") from exc
-    with Client(scheduler) as client:
-        futures = client.map(play_game_spec, [s.as_dict() for s in specs], pure=False)
+    from .cluster import parse_record, play_game_json, security
+
+    dicts = [s.as_dict() for s in specs]
+    by_key: dict[str, dict[str, Any]] = {}
+    with Client(scheduler, security=security(tls, "client"), timeout=60) as client:
+        futures = client.map(play_game_json, dicts, pure=False)
+        for future, spec in zip(futures, dicts):
+            by_key[future.key] = spec
         try:
             for future in as_completed(futures):
-                yield future.result()
+                yield parse_record(future.result(), by_key[future.key])
         finally:
             client.cancel(futures)

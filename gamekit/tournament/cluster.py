@@ -1,0 +1,168 @@
+"""A tournament on several machines: Dask with TLS certificates, and records that travel as JSON.
+
+Dask's scheduler runs whatever a connected client sends it, on every worker. Without security
+anyone who reaches its port (an agent, if agents could reach the network; a student on the same
+Wi-Fi) runs code on the workers and can rig every result. So a course tournament uses Dask only
+with its TLS security: every scheduler, worker and client proves itself with a certificate signed
+by the class's own certificate authority, which only the teacher holds.
+
+    python -m gamekit.tournament certs CERTS/ [--host NAME_OR_IP ...]
+
+writes that authority and one certificate per role (`scheduler`, `worker`, `client`), and prints
+the commands that start a scheduler and workers with them. Games go to the workers as plain
+dictionaries and come back as JSON text, which the referee's machine parses with size and depth
+limits (`gamekit.jsonio`) and checks against the game it asked for; the agents themselves run on
+the workers inside the same bubblewrap sandbox as locally, so they reach no network (no scheduler).
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..jsonio import JSONLoadError, parse_json
+
+__all__ = ["ROLES", "make_certificates", "parse_record", "play_game_json", "security", "start_commands"]
+
+ROLES = ("scheduler", "worker", "client")
+#: Largest game record accepted from a worker (bytes of JSON).
+RECORD_BYTES = 1_000_000
+
+
+def _name(common: str) -> Any:
+    from cryptography import x509
+    from cryptography.x509.oid import NameOID
+
+    return x509.Name(
+        [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "gamekit class"),
+            x509.NameAttribute(NameOID.COMMON_NAME, common),
+        ]
+    )
+
+
+def make_certificates(
+    folder: str | Path, hosts: Sequence[str] = ("127.0.0.1", "localhost"), days: int = 365
+) -> dict[str, Path]:
+    """Write a certificate authority and a certificate and key per role into `folder`.
+
+    Keys are written readable by their owner only. `ca-key.pem` signs the others: keep it with
+    the teacher, never on a worker. Returns {name: path}.
+    """
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = _name("gamekit class CA")
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=days))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    alt: list[x509.GeneralName] = []
+    for host in hosts:
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(host)))
+        except ValueError:
+            alt.append(x509.DNSName(host))
+    written: dict[str, Path] = {}
+
+    def write(name: str, data: bytes, private: bool) -> None:
+        path = folder / name
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o644)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        written[name] = path
+
+    pem = serialization.Encoding.PEM
+    write("ca.pem", ca.public_bytes(pem), private=False)
+    key_format = (serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    write("ca-key.pem", ca_key.private_bytes(pem, *key_format), private=True)
+    for role in ROLES:
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(_name(f"gamekit {role}"))
+            .issuer_name(ca_name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=days))
+            .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+            .add_extension(
+                x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]),
+                critical=False,
+            )
+            .sign(ca_key, hashes.SHA256())
+        )
+        write(f"{role}.pem", cert.public_bytes(pem), private=False)
+        write(f"{role}-key.pem", key.private_bytes(pem, *key_format), private=True)
+    return written
+
+
+def _files(folder: str | Path, role: str) -> tuple[Path, Path, Path]:
+    folder = Path(folder)
+    files = (folder / "ca.pem", folder / f"{role}.pem", folder / f"{role}-key.pem")
+    missing = [str(p) for p in files if not p.is_file()]
+    if missing:
+        raise ValueError(
+            f"missing certificate files {missing}: make them with `python -m gamekit.tournament certs {folder}`"
+        )
+    return files
+
+
+def security(folder: str | Path, role: str = "client") -> Any:
+    """Dask's `Security` for `role` from the files of `make_certificates` (encryption required)."""
+    from distributed import Security
+
+    ca, cert, key = _files(folder, role)
+    return Security(tls_ca_file=str(ca), tls_client_cert=str(cert), tls_client_key=str(key), require_encryption=True)
+
+
+def start_commands(folder: str | Path, host: str = "127.0.0.1", port: int = 8786) -> list[str]:
+    """The commands that start a scheduler and a worker with the certificates in `folder`."""
+    f = Path(folder)
+    tls = "--tls-ca-file {ca} --tls-cert {cert} --tls-key {key}"
+    scheduler = tls.format(ca=f / "ca.pem", cert=f / "scheduler.pem", key=f / "scheduler-key.pem")
+    worker = tls.format(ca=f / "ca.pem", cert=f / "worker.pem", key=f / "worker-key.pem")
+    return [
+        f"dask scheduler --protocol tls --host {host} --port {port} {scheduler}",
+        f"dask worker tls://{host}:{port} --nthreads 1 {worker}",
+    ]
+
+
+def play_game_json(spec: dict[str, Any]) -> str:
+    """What a worker runs: play one game (agents in the sandbox) and return its record as JSON text."""
+    from .referee import play_game_spec
+
+    return json.dumps(play_game_spec(spec), allow_nan=False)
+
+
+def parse_record(text: Any, spec: dict[str, Any]) -> dict[str, Any]:
+    """A worker's answer for `spec`, checked: bounded JSON of a record of that very game."""
+    if type(text) is not str:
+        raise ValueError(f"a worker sent a {type(text).__name__} for game {spec.get('id')}, not JSON text")
+    try:
+        record = parse_json(text, max_bytes=RECORD_BYTES, max_depth=16, source=f"the record of {spec.get('id')}")
+    except JSONLoadError as exc:
+        raise ValueError(str(exc)) from None
+    same = type(record) is dict and all(record.get(k) == spec.get(k) for k in ("id", "game"))
+    if not same or record.get("agents") != list(spec.get("agents", ())):
+        raise ValueError(f"a worker sent a record that is not the one of game {spec.get('id')}")
+    return record
