@@ -373,3 +373,19 @@ def test_importing_a_module_nobody_loaded_is_allowed_even_after_the_source_folde
     finally:
         os.utime(package_parent, (stat.st_atime, stat.st_mtime))
     assert verdict.status == "accepted", verdict.reason
+
+
+def test_validation_warns_about_randomness_that_is_not_seeded_from_the_game(tmp_path):
+    """Two runs of the same game with the same seeds: an agent with its own unseeded generator
+    plays differently (a warning, still accepted); one using the module `random` does not."""
+    from gamekit.tournament.runner import UNSEEDED_WARNING, validate_agent
+
+    own = tmp_path / "own_generator.py"
+    own.write_text(
+        "import random\nNAME = 'own generator'\n_rng = random.Random()\n"
+        "def agent(game, state):\n    return _rng.choice(list(game.legal_moves(state)))\n"
+    )
+    seeded = validate_agent(AGENTS / "random_mover.py", limits=FAST)
+    unseeded = validate_agent(own, limits=FAST)
+    assert seeded.status == "accepted" and seeded.reason == ""
+    assert unseeded.status == "accepted" and unseeded.reason == UNSEEDED_WARNING

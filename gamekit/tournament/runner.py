@@ -186,13 +186,21 @@ class Tournament:
         )
 
     def validation_games(self, entrant: Entrant) -> list[GameSpec]:
-        """The games a submission must finish cleanly to enter: against itself, and against random from both seats."""
+        """The games a submission must finish cleanly to enter: against itself (twice, to see whether the
+        same seeds give the same moves), and against random from both seats."""
         start = self._starts(1)[0]
         me, rnd = (entrant.id, entrant.source), (RANDOM_ID, HOUSE_RANDOM)
         seed = self.config["seed"]
         return [
             self._spec(
                 f"validate~{entrant.id}~self",
+                me,
+                me,
+                start,
+                (derived_seed(seed, entrant.id, 0), derived_seed(seed, entrant.id, 1)),
+            ),
+            self._spec(  # the same game again: an agent whose moves differ uses unseeded randomness
+                f"validate~{entrant.id}~self-again",
                 me,
                 me,
                 start,
@@ -237,9 +245,11 @@ class Tournament:
                 seats = [s for s in (0, 1) if r["agents"][s] == agent_id]
                 name = name or next((r["names"][s] for s in seats if r["names"][s]), "")
                 if r["forfeit"] in seats and not reason:
-                    against = "itself" if r["id"].endswith("self") else "random"
+                    against = "itself" if "~self" in r["id"] else "random"
                     reason = f"validation game against {against} (seat {r['forfeit']}): {r['reason']}: {r['detail']}"
             status = "rejected" if reason else "accepted"
+            if not reason and unseeded(records):
+                reason = UNSEEDED_WARNING
             self.store.put_agent(replace(e, name=name or e.id, status=status, reason=reason).row())
         return self.entrants()
 
@@ -300,6 +310,22 @@ class Tournament:
 
     def close(self) -> None:
         self.store.close()
+
+
+UNSEEDED_WARNING = (
+    "warning: the same game with the same seeds went differently twice, so its games will differ between runs: "
+    "it uses randomness not seeded from the game (random.Random() or numpy.random.default_rng() without a seed, "
+    "the clock, os.urandom); use the module `random` or `numpy.random` itself: both are seeded for every game"
+)
+
+
+def unseeded(records: list[dict[str, Any]]) -> bool:
+    """Did the two runs of an agent's game against itself (same seeds) differ in their moves?"""
+    by_id = {r["id"].rsplit("~", 1)[1]: r for r in records}
+    first, again = by_id.get("self"), by_id.get("self-again")
+    if first is None or again is None or first["forfeit"] is not None or again["forfeit"] is not None:
+        return False
+    return bool(first["moves"] != again["moves"])
 
 
 def validate_agent(
