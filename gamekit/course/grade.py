@@ -473,7 +473,10 @@ def assemble(
         refuted_public = []
         for c in q["cases"]:
             verdict = verdicts.get(c["id"], {"passed": False, "why": "not judged"})
-            judged = c["probe"] is not None or c["hidden"] or not c["calls"]
+            # a public check is judged on data when its data arrived; one that calls the student's code, or reads
+            # an answer that cannot travel as data (a game object), keeps its result from the notebook's own run
+            arrived = all("value" in run.names.get(n, {}) for n in c["names"])
+            judged = c["probe"] is not None or c["hidden"] or (not c["calls"] and arrived)
             passed = bool(verdict.get("passed")) if judged else bool(run.checks.get(c["id"]))
             if not c["hidden"] and judged and run.checks.get(c["id"]) and not passed:
                 refuted_public.append(c["id"])
