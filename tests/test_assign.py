@@ -171,9 +171,12 @@ def test_assign_every_chapter(path, tmp_path):
     folder = tmp_path / "submissions"
     folder.mkdir()
     nbformat.write(fill(student, nb, solutions(nb)), folder / "solutions.ipynb")
-    [res], _ = grade.grade(
-        folder, [done.autograder], tmp_path / "grades", cell_timeout=120, trusted_code=bwrap_path() is None
+    nbformat.write(student, folder / "blank.ipynb")  # the student copy as handed out: no point at all
+    results, _ = grade.grade(
+        folder, [done.autograder], tmp_path / "grades", cell_timeout=120, jobs=2, trusted_code=bwrap_path() is None
     )
+    res, blank = sorted(results, key=lambda r: r.student != "solutions")
+    assert blank.student == "blank" and blank.total == 0, {q: blank.score(q) for q in blank.questions}
     full = {q.name: q.points for q in assign.questions(nb) if not q.manual}
     assert res.error is None and res.notes == [], (res.error, res.notes)
     assert {q: res.score(q) for q in full} == full
