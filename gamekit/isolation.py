@@ -82,11 +82,40 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+CONTAINER_HINT = (
+    "In a container, bubblewrap needs user namespaces and its own /proc: start the container with "
+    "`--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined` "
+    '(README: "Running in a container"); on a Linux host, unprivileged user namespaces must be enabled '
+    "(`sysctl kernel.unprivileged_userns_clone=1` on older Debian)."
+)
+_WORKS: dict[str, str | None] = {}  # bwrap path -> None if a trial box started, else bubblewrap's complaint
+
+
+def _trial(path: str) -> str | None:
+    """Start one empty box the way `Jail` does (namespaces, /proc); None if it works, else why not."""
+    import subprocess
+
+    nested = os.environ.get(INSIDE) == "1"
+    argv = [path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev"]
+    argv += ["--dir", "/proc"] if nested else ["--proc", "/proc"]
+    try:
+        done = subprocess.run([*argv, "--", "/bin/true"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    return None if done.returncode == 0 else (done.stderr.strip() or f"exit status {done.returncode}")
+
+
 def require_bwrap() -> str:
-    """The `bwrap` command, or `SandboxUnavailable` saying how to get it."""
+    """The `bwrap` command, or `SandboxUnavailable` saying how to get it (also when bubblewrap is
+    installed but cannot make a box here, as in a container started without the right options)."""
     path = bwrap_path()
     if path is None:
         raise SandboxUnavailable(INSTALL_HINT)
+    if path not in _WORKS:
+        _WORKS[path] = _trial(path)
+    problem = _WORKS[path]
+    if problem is not None:
+        raise SandboxUnavailable(f"bubblewrap is installed but cannot make a sandbox here: {problem}. {CONTAINER_HINT}")
     return path
 
 

@@ -89,3 +89,20 @@ def test_folders_under_tmp_stay_visible_below_the_private_tmp(tmp_path):
     argv = python_command(code) + [str(shared / "data.txt")]
     result = subprocess.run(Jail(read_only=[str(shared)]).command(argv), capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.strip() == "visible", result.stderr
+
+
+def test_a_bubblewrap_that_cannot_make_a_box_is_refused_with_the_container_hint(tmp_path, monkeypatch):
+    """bwrap installed but not allowed to make namespaces (a container started without the options):
+    a clear refusal naming bubblewrap's complaint and what to do, before any student code runs."""
+    import gamekit.isolation as isolation
+
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(isolation, "bwrap_path", lambda: str(fake))
+    monkeypatch.setattr(isolation, "_WORKS", {})
+    with pytest.raises(isolation.SandboxUnavailable) as caught:
+        isolation.require_bwrap()
+    message = str(caught.value)
+    assert "No permissions to create new namespace" in message
+    assert "seccomp=unconfined" in message and "Running in a container" in message
