@@ -80,7 +80,7 @@ def test_student_leaks_finds_a_planted_solution_note_or_hidden_test():
         leaky.cells.append(nbformat.v4.new_code_cell(planted))
         assert any(f.startswith(kind) for f in assign.student_leaks(master, leaky)), kind
     hidden_in_metadata = nbformat.from_dict(json.loads(json.dumps(student)))
-    test = "assert _g.calls == alphabeta(SubtractionGame(15)).nodes - 1"
+    test = "assert type(calls) is int and calls == alphabeta(SubtractionGame(15)).nodes - 1"
     hidden_in_metadata.metadata["otter"] = {"tests": {"q99_2": test}}
     assert any(f.startswith("hidden test") for f in assign.student_leaks(master, hidden_in_metadata))
 
