@@ -54,7 +54,8 @@ HOME = "/home/student"  # the private, empty home inside the box
 INSTALL_HINT = (
     "Students' code runs only inside bubblewrap's namespaces, and `bwrap` was not found. "
     "On Debian or Ubuntu: `sudo apt-get install bubblewrap`; on Fedora: `sudo dnf install bubblewrap`. "
-    "On macOS or Windows run the course in WSL 2 or in a Linux container or virtual machine with bubblewrap. "
+    "On Windows use WSL 2; on macOS or Windows you can also use the course's container image "
+    '(the Dockerfile at the top of the repository; README: "Running in a container"). '
     "Only if you trust every file you run (your own agents, say), pass --trusted-code to run without it."
 )
 # System folders every Python needs; bound read-only where they exist (symlinks kept as symlinks).

@@ -333,7 +333,7 @@ def test_grading_refuses_without_bubblewrap_unless_trusted(tmp_path, monkeypatch
     out = tmp_path / "grades"
     assert main(["--out", str(tmp_path), "grade", str(tmp_path / "subs"), "--grades", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "bubblewrap" in err and "--trusted-code" in err
+    assert "bubblewrap" in err and "--trusted-code" in err and "WSL" in err and "Dockerfile" in err
     assert not out.exists()
 
 
