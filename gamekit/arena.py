@@ -427,6 +427,8 @@ def _table_from_json(name: str, t: Any, where: str) -> GameTable:
     agents = t["agents"]
     if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents) or len(set(agents)) != len(agents):
         raise ValueError(f"{where}: agents must be a list of distinct names, got {agents!r}")
+    if len(agents) < 2:
+        raise ValueError(f"{where}: a table needs at least two agents (who played whom), got {agents!r}")
     n = len(agents)
     for k in ("wins", "draws", "losses", "first", "first_wins"):
         m = t[k]

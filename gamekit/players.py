@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .counting import count_outcomes, outcome_probabilities
-from .protocol import Game, Move, State, check_name, check_probability, check_seed, player_name
+from .protocol import Game, Move, State, check_name, check_probability, check_seed, check_state, player_name
 from .solve import solve
 
 __all__ = [
@@ -53,6 +53,17 @@ class _PerGame:
             return self._unhashable[-1][1]
 
 
+def _no_move_in_finished(game: Game, state: State) -> None:
+    """A player asked to move in a finished game (or in a state of another game) gets a clear error."""
+    try:
+        over = game.is_terminal(state)
+    except (IndexError, KeyError, TypeError, AttributeError, ValueError):
+        check_state(game, state)
+        raise
+    if over:
+        raise ValueError(f"the game is over in {state!r}; there is no move to choose")
+
+
 class RandomPlayer:
     """Chooses uniformly among the legal moves."""
 
@@ -61,6 +72,7 @@ class RandomPlayer:
         self.name = check_name(name)
 
     def __call__(self, game: Game, state: State) -> Move:
+        _no_move_in_finished(game, state)
         moves = game.legal_moves(state)
         return moves[int(self.rng.integers(len(moves)))]
 
@@ -91,6 +103,7 @@ class PerfectPlayer:
         return table
 
     def __call__(self, game: Game, state: State) -> Move:
+        _no_move_in_finished(game, state)
         table = self.values(game, state)
         moves = game.legal_moves(state)
         child = [table[game.play(state, m)] for m in moves]

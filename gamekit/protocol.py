@@ -18,6 +18,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 __all__ = [
+    "check_fits",
+    "check_state",
     "check_bool",
     "check_game",
     "check_int",
@@ -255,3 +257,36 @@ def check_game(game: Any) -> None:
             f"{type(game).__name__} is not a Game: it lacks {', '.join(missing)} "
             f"(a game needs all of {', '.join(needed)})"
         )
+
+
+def check_state(game: Any, state: Any, role: str = "state") -> None:
+    """Raise a clear ValueError if `game` does not understand `state` (a state of another game, say).
+
+    The game is asked once about the state, as a search would ask it; whatever it raises
+    (IndexError, KeyError, ...) becomes one sentence that says what to pass instead.
+    """
+    try:
+        if not game.is_terminal(state):
+            game.legal_moves(state)
+            game.to_move(state)
+    except (IndexError, KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ValueError(
+            f"the {role} {state!r} is not a position of {game!r}: asking the game about it raised "
+            f"{type(exc).__name__}: {exc}; pass a state of this game (game.initial_state(), or one reached "
+            "with game.play)"
+        ) from None
+
+
+def check_fits(game: Any, state: Any, function: Any, role: str, *args: Any) -> None:
+    """Raise a clear ValueError if `function(game, state, *args)` fails on `game` (made for another game?)."""
+    if function is None:
+        return
+    try:
+        function(game, state, *args)
+    except (IndexError, KeyError, TypeError, AttributeError, ValueError) as exc:
+        name = getattr(function, "__name__", repr(function))
+        raise ValueError(
+            f"{role}={name} does not work on {game!r}: on {state!r} it raised {type(exc).__name__}: {exc}; "
+            f"is it written for another game? Pass {'an' if role[0] in 'aeiou' else 'a'} {role} function for this "
+            "game (or none)"
+        ) from None

@@ -34,7 +34,18 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from .protocol import Game, GameTooDeepError, Move, State, check_game, check_seed, guard_depth, is_int
+from .protocol import (
+    Game,
+    GameTooDeepError,
+    Move,
+    State,
+    check_fits,
+    check_game,
+    check_seed,
+    check_state,
+    guard_depth,
+    is_int,
+)
 from .solve import solve
 
 __all__ = [
@@ -188,7 +199,23 @@ def _check_window(alpha: Any, beta: Any) -> tuple[float, float]:
 
 def _root(game: Game, state: State | None) -> State:
     check_game(game)
-    return game.initial_state() if state is None else state
+    if state is None:
+        return game.initial_state()
+    check_state(game, state)
+    return state
+
+
+def _searched(run: Callable[[], T], name: str, game: Game, s0: State, evaluate: Any, order: Any) -> T:
+    """`_recursive(run, name)`; if it fails as an evaluate or order made for another game fails (an
+    IndexError, KeyError, ... from inside), say which function does not fit the game. Nothing is
+    called twice when the search succeeds."""
+    try:
+        return _recursive(run, name)
+    except (IndexError, KeyError, TypeError, AttributeError):
+        if not game.is_terminal(s0):
+            check_fits(game, s0, evaluate, "evaluate")
+            check_fits(game, s0, order, "order", game.legal_moves(s0))
+        raise
 
 
 T = TypeVar("T")
@@ -246,7 +273,7 @@ def minimax(
                 best = (v, (m,) + pv)
         return best  # type: ignore[return-value]  # there was at least one move
 
-    v, pv = _recursive(lambda: value(s0, INF if depth is None else depth), "minimax")
+    v, pv = _searched(lambda: value(s0, INF if depth is None else depth), "minimax", game, s0, evaluate, None)
     return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, horizon=c.horizon, depth=depth)
 
 
@@ -427,7 +454,9 @@ def alphabeta(
         tell("return", s, path, a, b, best)
         return best, best_pv
 
-    v, pv = _recursive(lambda: search(s0, (), INF if depth is None else depth, alpha, beta), "alphabeta")
+    v, pv = _searched(
+        lambda: search(s0, (), INF if depth is None else depth, alpha, beta), "alphabeta", game, s0, evaluate, order
+    )
     bound = UPPER if v <= alpha else LOWER if v >= beta else EXACT
     return SearchResult(v, pv[0] if pv else None, pv, c.nodes, c.leaves, c.cutoffs, c.hits, c.horizon, depth, bound)
 
@@ -587,7 +616,12 @@ class SearchPlayer:
         """The search behind the next move (also kept in `self.last`)."""
         use_bounds = self.depth is None and self.bounds is not None
         alpha, beta = self.bounds if use_bounds else (-INF, INF)  # type: ignore[misc]
-        r = alphabeta(game, state, self.depth, self.evaluate, self.order, self.table(game), alpha, beta)
+        before = self._table
+        try:
+            r = alphabeta(game, state, self.depth, self.evaluate, self.order, self.table(game), alpha, beta)
+        except (ValueError, TypeError):
+            self._table = before  # a refused game or state leaves the player as it was
+            raise
         if use_bounds and not alpha <= r.value <= beta:
             raise ValueError(
                 f"{game!r} gave the value {r.value:g}, outside bounds={self.bounds}; "

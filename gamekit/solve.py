@@ -8,7 +8,7 @@ need no special recursion limit. Later chapters reuse it for every game.
 
 from __future__ import annotations
 
-from .protocol import Game, Move, State, check_game
+from .protocol import Game, Move, State, check_game, check_state
 
 __all__ = [
     "best_moves",
@@ -30,6 +30,8 @@ def solve(game: Game, state: State | None = None, table: dict[State, float] | No
     if table is not None and not isinstance(table, dict):
         raise TypeError(f"table must be None or a dict from an earlier solve of the same game, got {table!r}")
     root = game.initial_state() if state is None else state
+    if state is not None and not (table is not None and state in table):
+        check_state(game, state)
     values: dict[State, float] = {} if table is None else table
     on_path: set = set()
     stack: list[tuple[State, bool]] = [(root, False)]

@@ -9,6 +9,8 @@ numpy integers are accepted wherever an int is.
 from __future__ import annotations
 
 import copy
+import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,17 +21,29 @@ matplotlib.use("Agg")
 
 import numpy as np
 import pytest
+from gamekit.data import data_path
 
 from gamekit import (
+    ArenaResult,
+    GeneralizedNim,
     MixedPlayer,
     Nim,
+    NimState,
     PerfectPlayer,
     RandomPlayer,
+    RandomTree,
+    SearchPlayer,
     SmartRandomPlayer,
     SubtractionGame,
+    TicTacToe,
+    TreeGame,
     against_every_opponent,
+    alphabeta,
     best_moves,
+    board_from_string,
+    h1_scaled,
     is_p_position,
+    lines_order,
     nim_sum,
     periodicity,
     play_game,
@@ -47,6 +61,25 @@ from gamekit.views import subtraction as views
 
 G = SubtractionGame(22)
 S = G.initial_state()
+_TTT = TicTacToe()
+_FINISHED = TicTacToe("XXXOO....").initial_state()
+_SEARCHER = SearchPlayer(depth=2, evaluate=h1_scaled)
+_SEARCHER(_TTT, _TTT.initial_state())  # it has played TicTacToe: its table must survive the refusal
+
+
+def _arena_without_agents():
+    data = json.loads(data_path("arena_seeds.json").read_text(encoding="utf-8"))["runs"][0]
+    first = next(iter(data["games"]))
+    data["games"] = {first: {**data["games"][first], "agents": []}}
+    return data
+
+
+def _stepper():
+    from gamekit import trace_alphabeta
+    from gamekit.views.trees import AlphaBetaStepper, build_tree
+
+    g = TreeGame([[3, 12], [2, 4]])
+    return AlphaBetaStepper(trace_alphabeta(g), build_tree(g))
 
 
 @dataclass
@@ -343,6 +376,78 @@ CASES = [
     Case("play widget ctor seed", lambda _: views.SubtractionPlay(seed="7"), TypeError, "seed must be"),
     Case("graph widget ctor max_N", lambda _: views.NumberGraphExplorer(max_N=10**6), ValueError, "max_N <= 200"),
     Case("rate widget ctor games", lambda _: views.MixedRateExplorer(games=None), TypeError, "games must be"),
+    # --- the last bad inputs (issue 20): other games, their states, players and helpers -------------
+    Case("ttt both lines", lambda _: TicTacToe("XXXOOO..."), ValueError, "both X and O have a line"),
+    Case("ttt start int", lambda _: TicTacToe(123), TypeError, "a string such as 'X...O....'"),
+    Case("board_from_string None", lambda _: board_from_string(None), TypeError, "string of 9 cells"),
+    Case(
+        "ttt legal_moves 8 cells",
+        lambda g: g.legal_moves(tuple("........")),
+        ValueError,
+        "has 9 squares, got 8",
+        lambda: _TTT,
+        _game_snapshot,
+    ),
+    Case("gnim no moves", lambda _: GeneralizedNim(5, {}), ValueError, "at least one move"),
+    Case(
+        "random tree float move",
+        lambda g: g.play(g.initial_state(), 1.0),
+        IllegalMoveError,
+        "allowed moves: 0, 1",
+        lambda: RandomTree(2, 3, seed=1),
+        _game_snapshot,
+    ),
+    Case("tree nan leaf", lambda _: TreeGame([[math.nan, 1], [2, 3]]), ValueError, "finite number"),
+    Case("tree inf leaf", lambda _: TreeGame([[1, math.inf]]), ValueError, "finite number"),
+    Case(
+        "solve state of another game",
+        lambda _: solve(TicTacToe(), NimState((1, 2), 0)),
+        ValueError,
+        r"not a position of TicTacToe\(\).*pass a state of this game",
+    ),
+    Case(
+        "alphabeta order of another game",
+        lambda _: alphabeta(Nim((1, 2)), order=lines_order),
+        ValueError,
+        "order=lines_order does not work on Nim.*Pass an order function for this game",
+    ),
+    Case(
+        "search player evaluate of another game",
+        lambda p: p(Nim((1, 2)), Nim((1, 2)).initial_state()),
+        ValueError,
+        "evaluate=h1_scaled does not work on Nim",
+        lambda: _SEARCHER,
+        lambda p: (p.last, p._table, p.depth),
+    ),
+    Case(
+        "perfect player in a finished game",
+        lambda p: p(TicTacToe(), _FINISHED),
+        ValueError,
+        "the game is over",
+        lambda: PerfectPlayer(),
+    ),
+    Case(
+        "random player in a finished game",
+        lambda p: p(TicTacToe(), _FINISHED),
+        ValueError,
+        "the game is over",
+        lambda: RandomPlayer(seed=1),
+        lambda p: p.rng.bit_generator.state,
+    ),
+    Case(
+        "arena table without agents",
+        lambda _: ArenaResult.from_json(_arena_without_agents()),
+        ValueError,
+        "at least two agents",
+    ),
+    Case(
+        "stepper half a step",
+        lambda w: w.step(1.5),
+        TypeError,
+        "whole number of steps",
+        _stepper,
+        lambda w: w.k,
+    ),
 ]
 
 

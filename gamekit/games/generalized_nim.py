@@ -148,6 +148,11 @@ class GeneralizedNim:
                 "moves must be one dict {stones taken: uses} for both players, or a list of "
                 f"two such dicts (player 0's, player 1's); got {_kind(moves)}"
             )
+        if not pair[0] and not pair[1]:
+            raise ValueError(
+                "moves must allow at least one move, e.g. {1: INF, 2: INF}: with no moves for either player "
+                "nobody could ever move"
+            )
         win = took_last if win is None else win
         if not callable(win):
             raise TypeError(f"win must be a function of the state returning True or False, got {_kind(win)}")

@@ -9,6 +9,7 @@ utility is its value for player 0 (and minus that for player 1), so values need 
 
 from __future__ import annotations
 
+import math
 import numbers
 import sys
 from collections.abc import Sequence
@@ -24,10 +25,19 @@ __all__ = [
 ]
 
 
+def _as_move(move: Any) -> Any:
+    """A numpy integer as the int it stands for; anything else unchanged (1.0 is not a move)."""
+    if type(move) is not int and isinstance(move, numbers.Integral) and not isinstance(move, bool):
+        return int(move)
+    return move
+
+
 def _check_tree(tree: Any, path: tuple = ()) -> Any:
     if isinstance(tree, bool):
         raise TypeError(f"a leaf must be a number, got {tree!r} at path {path}")
     if isinstance(tree, numbers.Real):
+        if not math.isfinite(tree):
+            raise ValueError(f"a leaf must be a finite number, got {tree!r} at path {path} (no nan or infinity)")
         return float(tree)
     if isinstance(tree, (list, tuple)):
         if not tree:
@@ -93,7 +103,8 @@ class TreeGame:
 
     def play(self, state: tuple, move: int) -> tuple:
         legal = self.legal_moves(state)
-        if isinstance(move, bool) or move not in legal:
+        move = _as_move(move)
+        if type(move) is not int or move not in legal:
             raise illegal_move(move, state, legal)
         return state + (move,)
 
@@ -171,7 +182,8 @@ class RandomTree(TreeGame):
         return () if len(state) >= self.depth else tuple(range(self.branching))
 
     def play(self, state: tuple, move: int) -> tuple:
-        if len(state) >= self.depth or isinstance(move, bool) or move not in range(self.branching):
+        move = _as_move(move)
+        if len(state) >= self.depth or type(move) is not int or move not in range(self.branching):
             raise illegal_move(move, state, self.legal_moves(state))
         return state + (move,)
 

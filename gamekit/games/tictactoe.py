@@ -7,6 +7,7 @@ number of marks, so the board alone is the state. A move is the index of an empt
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -96,7 +97,14 @@ def winning_line(board: Sequence[str]) -> tuple | None:
 
 
 def board_from_string(text: str) -> Board:
-    """A board from nine characters such as 'X.O......' (spaces and '|' are ignored)."""
+    """A board from nine characters such as 'X.O......' (spaces and '|' are ignored).
+
+    Refused: anything but a string, another number of cells, mark counts that X-first play cannot
+    give, and boards where both players have a line (the game ends at the first line)."""
+    if not isinstance(text, str):
+        raise TypeError(
+            f"a board is a string of 9 cells of 'X', 'O' and '.', such as 'X...O....'; got {type(text).__name__}"
+        )
     cells = [ch for ch in text.upper() if ch in "XO.-_"]
     cells = [EMPTY if ch in "-_" else ch for ch in cells]
     if len(cells) != 9:
@@ -108,6 +116,9 @@ def board_from_string(text: str) -> Board:
             f"impossible board {text!r}: X moves first, so X has as many marks as O or one more "
             f"(here X has {nx}, O has {no})"
         )
+    lines = {board[a] for a, b, c in LINES if board[a] != EMPTY and board[a] == board[b] == board[c]}
+    if lines == {X, O}:
+        raise ValueError(f"impossible board {text!r}: both X and O have a line; the game ends at the first line")
     return board
 
 
@@ -154,8 +165,13 @@ class TicTacToe:
             self.start = (EMPTY,) * 9
         elif isinstance(start, str):
             self.start = board_from_string(start)
-        else:
+        elif isinstance(start, (tuple, list)) and all(isinstance(c, str) for c in start):
             self.start = board_from_string("".join(start))
+        else:
+            raise TypeError(
+                "start must be None, a string such as 'X...O....' or a tuple of 9 marks 'X', 'O', '.'; "
+                f"got {type(start).__name__} {start!r}"
+            )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TicTacToe) and type(other) is type(self) and other.start == self.start
@@ -173,11 +189,15 @@ class TicTacToe:
         return 0 if state.count(EMPTY) % 2 else 1  # X moves when an odd number of squares is free
 
     def legal_moves(self, state: Board) -> tuple[int, ...]:
+        if len(state) != 9:
+            raise ValueError(f"a TicTacToe state has 9 squares, got {len(state)}: {state!r}")
         if winning_mark(state) is not None:
             return ()
         return tuple(i for i, c in enumerate(state) if c == EMPTY)
 
     def play(self, state: Board, move: int) -> Board:
+        if type(move) is not int and isinstance(move, numbers.Integral) and not isinstance(move, bool):
+            move = int(move)  # a numpy integer is the square it stands for
         if (
             type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY or winning_mark(state) is not None
         ):  # (type(True) is bool, so True/False are refused too)

@@ -10,6 +10,7 @@ slide: figures about 11 inches wide, text 14 pt.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -400,8 +401,11 @@ class AlphaBetaStepper(SnapshotWidget):
         self._render()
 
     def step(self, delta: int) -> None:
-        """Move `delta` steps (+1 next, -1 back); refuses to run off either end."""
-        k = self.k + delta
+        """Move `delta` steps (+1 next, -1 back); refuses to run off either end or a step that is not whole."""
+        if isinstance(delta, bool) or not isinstance(delta, numbers.Integral):
+            self.say(f"A step is a whole number of steps (+1 next, -1 back), not {delta!r}.", "error")
+            raise TypeError(f"delta must be a whole number of steps (+1 next, -1 back), got {delta!r}")
+        k = self.k + int(delta)
         if not 0 <= k < len(self.trace.steps):
             where = "first" if k < 0 else "last"
             self.say(f"This is already the {where} step ({self.k + 1} of {len(self.trace.steps)}).", "error")
