@@ -38,7 +38,7 @@ import numpy as np
 from .jsonio import load_json
 from .match import tournament
 from .players import player_name
-from .protocol import Game, Move, State, check_game
+from .protocol import Game, Move, State, require_game_methods
 from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, sprt, wilson
 
 __all__ = [
@@ -523,7 +523,7 @@ class Arena:
         if name in self.games:
             raise ValueError(f"there is already a game called {name!r}")
         game, start = entry if isinstance(entry, tuple) else (entry, None)
-        check_game(game)
+        require_game_methods(game)
         if start is not None and not callable(start):
             raise TypeError(
                 f"the start chooser of {name!r} must be a function start(game, rng) -> state, got {start!r}"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 
-from .protocol import Game, Move, State, check_game, check_player, guard_depth, player_name
+from .protocol import Game, Move, State, check_player, guard_depth, player_name, require_game_methods
 
 __all__ = [
     "against_every_opponent",
@@ -37,7 +37,7 @@ def tree_size(game: Game, state: State | None = None) -> int:
 
     Counted over the game graph with memoisation: nodes(s) = 1 + sum of nodes(child).
     """
-    check_game(game)
+    require_game_methods(game)
     root = game.initial_state() if state is None else state
     sizes: dict[State, int] = {}
     stack: list[tuple[State, bool]] = [(root, False)]
@@ -61,7 +61,7 @@ def tree_size(game: Game, state: State | None = None) -> int:
 
 def reachable_positions(game: Game, state: State | None = None) -> set:
     """Every position reachable from `state` (including it): the nodes of the game graph."""
-    check_game(game)
+    require_game_methods(game)
     root = game.initial_state() if state is None else state
     seen = {root}
     todo = [root]
@@ -123,7 +123,7 @@ def count_outcomes_plain(game: Game, state: State | None = None) -> OutcomeCount
     Every move order is walked separately, so a position reached in many orders is counted
     again each time: the work grows with the number of *games*, not of positions.
     """
-    check_game(game)
+    require_game_methods(game)
 
     def count(s: State) -> OutcomeCounts:
         if game.is_terminal(s):
@@ -148,7 +148,7 @@ def count_outcomes(
     number of positions and moves, not games. (Written recursively, like the source, so it
     suits games up to a few hundred moves deep.)
     """
-    check_game(game)
+    require_game_methods(game)
     memo = {} if memo is None else memo
 
     is_terminal, legal_moves, play = game.is_terminal, game.legal_moves, game.play
@@ -177,7 +177,7 @@ def games_by_length(game: Game, state: State | None = None) -> dict[int, Outcome
     Memoised like `count_outcomes`: the table of a position is its children's tables with
     every length shifted by one.
     """
-    check_game(game)
+    require_game_methods(game)
     memo: dict[State, dict[int, OutcomeCounts]] = {}
 
     def table(s: State) -> dict[int, OutcomeCounts]:
@@ -221,7 +221,7 @@ def outcome_probabilities(
     over the legal moves. This is the chance of each result under uniform random play by
     both sides, as exact fractions. Memoised like `count_outcomes`.
     """
-    check_game(game)
+    require_game_methods(game)
     memo = {} if memo is None else memo
 
     def prob(s: State) -> OutcomeProbabilities:
@@ -292,7 +292,7 @@ def against_every_opponent(
     At the player's turns follow its one choice, at the opponent's turns every legal move.
     If no line is lost, no opponent whatsoever can beat the player: a proof, not a sample.
     """
-    check_game(game)
+    require_game_methods(game)
     seat = check_player(seat, "seat")
     if not callable(player):
         raise TypeError(f"player must be callable as player(game, state) -> move, got {player!r}")
@@ -317,7 +317,7 @@ def line_probability(game: Game, line: tuple, seat: int, state: State | None = N
     Summed over `ExhaustiveCheck.losses` it is the chance of losing one game against a
     random opponent — which tells how many games a tournament needs to notice a flaw.
     """
-    check_game(game)
+    require_game_methods(game)
     seat = check_player(seat, "seat")
     if isinstance(line, (str, bytes)) or not hasattr(line, "__iter__"):
         raise TypeError(f"line must be a sequence of moves (from ExhaustiveCheck.losses), got {line!r}")

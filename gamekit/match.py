@@ -14,11 +14,11 @@ from .protocol import (
     State,
     Winner,
     check_bool,
-    check_game,
     check_int,
     check_name,
     check_seed,
     player_name,
+    require_game_methods,
 )
 
 __all__ = [
@@ -71,7 +71,7 @@ def play_game(
     a player that chooses an illegal move is reported as `IllegalMoveError`; both name the
     player and its seat.
     """
-    check_game(game)
+    require_game_methods(game)
     players = _check_players(players)
     max_moves = check_int(max_moves, "max_moves", minimum=1)
     if names is None:
@@ -134,7 +134,7 @@ def draw_start(game: Game, rng: np.random.Generator, *args: Any, **kwargs: Any) 
     arguments are passed on to it. A game without it starts at `initial_state()` (then extra
     arguments are an error, since nothing could use them).
     """
-    check_game(game)
+    require_game_methods(game)
     _check_rng(rng)
     chooser = getattr(game, "random_start", None)
     if chooser is None:
@@ -239,7 +239,7 @@ def tournament(
     turns at moving first (player_a starts game 0). `swap_seats=False` (player_a always
     moves first) switches pairing off.
     """
-    check_game(game)
+    require_game_methods(game)
     _check_players([player_a, player_b])
     games = check_int(games, "games", minimum=1)
     if start is not None and not callable(start):

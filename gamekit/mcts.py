@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .protocol import Game, Move, State, check_game, check_int, check_name
+from .protocol import Game, Move, State, check_int, check_name, require_game_methods
 
 __all__ = [
     "MCTS",
@@ -153,7 +153,7 @@ class MCTS:
     def __init__(
         self, game: Game, c: float = math.sqrt(2), rollout: RolloutPolicy = random_rollout, seed: int | None = None
     ):
-        check_game(game)
+        require_game_methods(game)
         self.c = check_exploration(c)
         check_rollout(rollout)
         self.game = game

@@ -18,10 +18,10 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 __all__ = [
+    "require_game_methods",
     "check_fits",
     "check_state",
     "check_bool",
-    "check_game",
     "check_int",
     "check_name",
     "check_player",
@@ -248,8 +248,11 @@ def player_name(player: Any) -> str:
     return getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__
 
 
-def check_game(game: Any) -> None:
-    """Raise a TypeError naming the missing methods when `game` does not follow the protocol."""
+def require_game_methods(game: Any) -> None:
+    """Raise a TypeError naming the missing methods when `game` lacks one of the protocol's six.
+
+    Only that the methods exist: whether they keep the protocol's promises is what
+    `gamekit.testing.check_game` checks."""
     needed = ("initial_state", "to_move", "legal_moves", "play", "is_terminal", "utility")
     missing = [name for name in needed if not callable(getattr(game, name, None))]
     if missing:

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from .jsonio import JSONLoadError, load_json
-from .protocol import Game, Move, State, check_game, check_int, game_rules
+from .protocol import Game, Move, State, check_int, game_rules, require_game_methods
 from .solve import solve
 
 __all__ = ["TARGETS", "QLearner", "QPlayer", "TrainingResult", "WinningPositions", "identity_key"]
@@ -175,7 +175,7 @@ class WinningPositions:
     """
 
     def __init__(self, game: Game, key: Encoding | None = None):
-        check_game(game)
+        require_game_methods(game)
         _, key = _encoding(key)
         values = solve(game)
         self.states: list[State] = []
@@ -246,7 +246,7 @@ class QLearner:
         encoding: Encoding | None = None,
         reward: float = 1.0,
     ):
-        check_game(game)
+        require_game_methods(game)
         if not isinstance(target, str) or target not in TARGETS:
             raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
         self.alpha = _check_number("alpha", alpha, 0.0, 1.0)

@@ -40,11 +40,11 @@ from .protocol import (
     Move,
     State,
     check_fits,
-    check_game,
     check_seed,
     check_state,
     guard_depth,
     is_int,
+    require_game_methods,
 )
 from .solve import solve
 
@@ -198,7 +198,7 @@ def _check_window(alpha: Any, beta: Any) -> tuple[float, float]:
 
 
 def _root(game: Game, state: State | None) -> State:
-    check_game(game)
+    require_game_methods(game)
     if state is None:
         return game.initial_state()
     check_state(game, state)

@@ -8,7 +8,7 @@ need no special recursion limit. Later chapters reuse it for every game.
 
 from __future__ import annotations
 
-from .protocol import Game, Move, State, check_game, check_state
+from .protocol import Game, Move, State, check_state, require_game_methods
 
 __all__ = [
     "best_moves",
@@ -26,7 +26,7 @@ def solve(game: Game, state: State | None = None, table: dict[State, float] | No
     as solved, it is extended in place and returned (so many starts cost one walk in all).
     Raises ValueError if the game graph has a cycle (its values would be undefined).
     """
-    check_game(game)
+    require_game_methods(game)
     if table is not None and not isinstance(table, dict):
         raise TypeError(f"table must be None or a dict from an earlier solve of the same game, got {table!r}")
     root = game.initial_state() if state is None else state

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 
 from .mcts import MCTS
 from .protocol import Game, IllegalMoveError, State
-from .protocol import check_game as check_protocol
+from .protocol import require_game_methods as check_protocol
 from .search import alphabeta, minimax
 from .solve import solve
 

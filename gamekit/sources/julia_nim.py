@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..protocol import Game, State, check_bool, check_game, guard_depth
+from ..protocol import Game, State, check_bool, guard_depth, require_game_methods
 from ..solve import solve
 
 __all__ = [
@@ -50,7 +50,7 @@ class MinMaxCount:
 def source_minmax(game: Game, state: State | None = None, memo: bool = True) -> MinMaxCount:
     """The project's MinMax (max at player 0, min at player 1, utility at leaves), counting calls
     to show what the project's dict of solved states (`gameStates`, used when `memo=True`) saves."""
-    check_game(game)
+    require_game_methods(game)
     memo = check_bool(memo, "memo")
     root = game.initial_state() if state is None else state
     known: dict[State, float] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ..protocol import Game, Move, State, check_bool, check_game, check_int, check_name
+from ..protocol import Game, Move, State, check_bool, check_int, check_name, require_game_methods
 from ..qlearning import QLearner
 
 __all__ = [
@@ -126,7 +126,7 @@ class PolePositionPlayer:
         return f"PolePositionPlayer(let_opponent_start={self.let_opponent_start}, attentive={self.attentive})"
 
     def __call__(self, game: Game, state: State) -> Move:
-        check_game(game)
+        require_game_methods(game)
         if getattr(game, "misere", True) is not True:
             raise ValueError(f"the pole-position strategy is for misère Nim (the last stick loses), not {game!r}")
         piles = _piles(state)

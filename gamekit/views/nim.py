@@ -25,7 +25,7 @@ import networkx as nx
 
 from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
-from ..protocol import Game, Move, State, Winner, check_bool, check_game, check_int, check_player, is_int
+from ..protocol import Game, Move, State, Winner, check_bool, check_int, check_player, is_int, require_game_methods
 from ..solve import best_moves, move_values, solve
 from .alt import set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
@@ -58,7 +58,7 @@ def game_tree(game: Game, state: State | None = None, max_nodes: int = 500) -> n
     """The game tree below `state` as a DiGraph. A node is the tuple of moves leading to it;
     attributes: `state`, `depth`, `x` (tidy layout), `terminal`. Edges carry the `move`.
     Raises ValueError when the tree has more than `max_nodes` nodes (too big to draw)."""
-    check_game(game)
+    require_game_methods(game)
     check_int(max_nodes, "max_nodes", minimum=1)
     root = game.initial_state() if state is None else state
     tree = nx.DiGraph()

@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
-from ..protocol import Game, State, check_game, guard_depth
+from ..protocol import Game, State, guard_depth, require_game_methods
 from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
 from .alt import set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
@@ -86,7 +86,7 @@ def build_tree(
     or from `values(state)` when `values` is a function (e.g. exact values from `solve`).
     Meant for trees of at most a few dozen nodes.
     """
-    check_game(game)
+    require_game_methods(game)
     root_state = game.initial_state() if state is None else state
 
     def grow(s: State, path: tuple, d: int | None) -> TreeNode:
