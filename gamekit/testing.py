@@ -24,11 +24,14 @@ naming the first broken property, the position and the moves that lead there.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import math
-from collections.abc import Hashable, Sequence
+import tempfile
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -127,13 +130,32 @@ def check_game(
         checker.walk(choices)
 
     try:
-        random_game()
+        with _hypothesis_files_elsewhere():
+            random_game()
     except BaseException as error:  # hypothesis may wrap the failure in an exception group
         found = _find_check_error(error)
         if found is None:
             raise
         raise found from None
     return GameCheckReport(type(game).__name__, games, len(checker.seen), len(checker.agreed))
+
+
+@contextlib.contextmanager
+def _hypothesis_files_elsewhere() -> Iterator[None]:
+    """Hypothesis caches files in `.hypothesis/` of the working folder (beside a student's notebook);
+    during a check they go to a folder of the system's temporary directory instead."""
+    import hypothesis.configuration as configuration
+
+    key = "__hypothesis_home_directory"
+    before = getattr(configuration, key, None)
+    if before is not None:  # the user chose a place: leave it
+        yield
+        return
+    configuration.set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "gamekit-hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(None)
 
 
 def _find_check_error(error: BaseException) -> GameCheckError | None:

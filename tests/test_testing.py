@@ -333,3 +333,18 @@ def test_check_game_gives_the_same_verdict_twice_in_one_process():
         with pytest.raises(GameCheckError) as caught:
             check_game(DuplicateMoves(), games=20)
         assert caught.value.prop == "deterministic"
+
+
+def test_the_checker_writes_no_files_beside_the_notebook(tmp_path, monkeypatch):
+    """Hypothesis caches files in `.hypothesis/` of the folder it started in (a student's notebook
+    folder); check_game sends them to the system's temporary folder instead."""
+    import hypothesis.configuration as configuration
+
+    from gamekit import SubtractionGame
+    from gamekit.testing import check_game
+
+    beside = tmp_path / ".hypothesis"
+    monkeypatch.setattr(configuration, "__hypothesis_home_directory_default", beside)
+    assert check_game(SubtractionGame(20), games=5).positions > 0
+    assert not beside.exists()
+    assert configuration.storage_directory().path == beside  # the user's setting is back as it was
