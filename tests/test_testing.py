@@ -345,6 +345,7 @@ def test_the_checker_writes_no_files_beside_the_notebook(tmp_path, monkeypatch):
 
     beside = tmp_path / ".hypothesis"
     monkeypatch.setattr(configuration, "__hypothesis_home_directory_default", beside)
+    monkeypatch.setattr(configuration, "__hypothesis_home_directory", None)  # as in a kernel: nobody chose
     assert check_game(SubtractionGame(20), games=5).positions > 0
     assert not beside.exists()
-    assert configuration.storage_directory().path == beside  # the user's setting is back as it was
+    assert configuration.storage_directory().path == beside  # afterwards hypothesis is as it was
