@@ -123,7 +123,7 @@ def test_assign_fixture_writes_a_clean_student_notebook_and_an_autograder():
     nbformat.validate(student)
     assert assign.student_leaks(nbformat.read(FIXTURE, as_version=4), student) == []
     text = "\n".join(c.source for c in student.cells)
-    assert 'otter.Notebook("99-fixture-student.ipynb")' in text
+    assert 'PublicChecks("99-fixture-student.ipynb")' in text
     assert [q for q in ("q99_1", "q99_2", "q99_4") if f'grader.check("{q}")' in text] == ["q99_1", "q99_2", "q99_4"]
     assert "answer_99_1 = ..." in text and "answer_99_4 = ..." in text
     assert "def alphabeta_value(game, state" in text, "the function header stays for the student to fill in"
@@ -216,3 +216,27 @@ def test_assign_all_reuses_what_did_not_change_and_reports_progress(tmp_path, ca
     first[0].student.write_text("{}", encoding="utf-8")
     assign.assign_all([master], out)
     assert "reused" not in capsys.readouterr().err
+
+
+def test_a_class_copys_check_gives_a_short_hint_and_writes_no_file(tmp_path, monkeypatch):
+    """The class copy's init cell and a check, run as a student runs them: a failing check is "not yet"
+    and its hint in two lines (no doctest trace, no paths into Python's library), a passing one says
+    that only the form is checked; nothing is written beside the notebook."""
+    import shutil
+
+    from assigned import assigned_fixture
+
+    done = assigned_fixture()
+    shutil.copy(done.student, tmp_path / done.student.name)
+    monkeypatch.chdir(tmp_path)
+    nb = nbformat.read(done.student, as_version=4)
+    init = next(c.source for c in nb.cells if "PublicChecks(" in c.source)
+    env: dict = {}
+    exec(init, env)
+    wrong = env["grader"].check("q99_1", {"answer_99_1": "eleven"})
+    text = repr(wrong)
+    assert text.splitlines() == ["q99_1: not yet.", "Hint: answer_99_1 should be a list of moves, each 3, 5 or 11"]
+    assert "Traceback" not in wrong._repr_html_() and "doctest" not in wrong._repr_html_()
+    right_form = env["grader"].check("q99_1", {"answer_99_1": [5]})
+    assert right_form.passed and "hidden tests decide" in repr(right_form)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [done.student.name]  # no .OTTER_LOG

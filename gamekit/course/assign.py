@@ -426,6 +426,25 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
     return data
 
 
+def class_copy(student: nbformat.NotebookNode, file_name: str) -> nbformat.NotebookNode:
+    """The class copy: otter's public checks, reported briefly and without a log file
+    (`gamekit.course.checks.PublicChecks` instead of `otter.Notebook`)."""
+    nb = copy.deepcopy(student)
+    init = (
+        '# The public checks: grader.check("...") under each exercise says "not yet" with a hint, or that\n'
+        "# your answer has the right form (your teacher's hidden tests decide whether it is right).\n"
+        "from gamekit.course.checks import PublicChecks\n\n"
+        f'grader = PublicChecks("{file_name}")'
+    )
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "otter.Notebook(" in cell.source:
+            cell.source = init
+            break
+    else:
+        raise ValueError("the student notebook has no otter init cell to replace")
+    return nb
+
+
 def self_study_copy(student: nbformat.NotebookNode, data: dict) -> nbformat.NotebookNode:
     """The self-study version of otter's student notebook: `SelfStudy` instead of otter's checker."""
     nb = copy.deepcopy(student)
@@ -480,6 +499,8 @@ def assign_notebook(
         if self_study:
             answers = canonical_answers(master, timeout)
             student_nb = self_study_copy(student_nb, self_study_data(nb, student_nb, answers))
+        else:
+            student_nb = class_copy(student_nb, file_name)
         leaks = student_leaks(nb, student_nb)
         if leaks:
             raise ValueError(f"the student copy of {master.name} would leak: " + "; ".join(leaks[:5]))
