@@ -276,8 +276,8 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     assert scores["flood-channel"]["q99_1"] == 0 and scores["flood-channel"]["q99_2"] == 2
     assert any("Exercise 99.1" in n for n in by["flood-channel"].notes)
     # an answer object that lies is refused with a reason, not taken for what it claims
-    refused = json.dumps(by["always-equal"].questions)
-    assert "cannot be graded" in refused or by["always-equal"].score("q99_1") == 0
+    notes = " ".join(by["always-equal"].notes)
+    assert "answer_99_1 cannot be graded: a value of type __main__.Yes is not plain data; allowed: None" in notes
     # the notebook that claimed its checks passed is flagged for the teacher
     rows = {r["student"]: r for r in csv.DictReader(csv_path.open(encoding="utf-8"))}
     assert "q99_1" in rows["replace-runner"]["flags"]

@@ -465,6 +465,9 @@ def assemble(
             _, question = exercise_of(nb, index)
             if question:
                 res.stopped[question] = why
+    for _, item in sorted(run.names.items()):  # an answer that could not travel: say why (it is the student's own)
+        if "cannot be graded" in item.get("why", ""):
+            res.notes.append(item["why"])
     claims = _saved_check_claims(nb) if nb is not None else set()
     for q in grader.spec["questions"]:
         if q["manual"]:

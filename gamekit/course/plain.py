@@ -32,6 +32,7 @@ __all__ = ["MAX_BYTES", "MAX_DEPTH", "PlainDataError", "decode", "dumps", "encod
 MAX_BYTES = 4_000_000
 #: Deepest nesting accepted (each tag adds one level).
 MAX_DEPTH = 40
+TAGS = ("tuple", "set", "frozenset", "dict", "fraction", "float")
 ALLOWED = (
     "None, bool, int, float, str, list, tuple, dict, set, frozenset, fractions.Fraction "
     "(numpy numbers become int/float/bool)"
@@ -82,7 +83,7 @@ def encode(value: Any, depth: int = 0) -> Any:
         return {"dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
     if kind is Fraction:
         return {"fraction": [value.numerator, value.denominator]}
-    raise PlainDataError(f"a value of type {kind.__module__}.{kind.__qualname__} cannot be graded; allowed: {ALLOWED}")
+    raise PlainDataError(f"a value of type {kind.__module__}.{kind.__qualname__} is not plain data; allowed: {ALLOWED}")
 
 
 def dumps(value: Any) -> str:
@@ -114,6 +115,8 @@ def decode(data: Any, depth: int = 0) -> Any:
     if kind is not dict or len(data) != 1:
         raise PlainDataError(f"not plain data: a {kind.__name__} that is not one of the tags")
     ((tag, body),) = data.items()
+    if tag not in TAGS:
+        raise PlainDataError(f"unknown tag {tag!r}; allowed: {', '.join(TAGS)}")
     if tag == "float" and body in ("nan", "inf", "-inf"):
         return float(body)
     if tag == "fraction":
@@ -134,7 +137,7 @@ def decode(data: Any, depth: int = 0) -> Any:
                 raise PlainDataError("a dict entry must be [key, value]")
             out[_hashable(decode(pair[0], depth + 1), "dict")] = decode(pair[1], depth + 1)
         return out
-    raise PlainDataError(f"unknown tag {tag!r}; allowed: tuple, set, frozenset, dict, fraction, float")
+    raise PlainDataError(f"the tag {tag!r} needs {'a list' if tag != 'float' else 'nan, inf or -inf'}")
 
 
 def loads(text: str) -> Any:

@@ -101,6 +101,8 @@ def main(fd: int) -> None:
             continue
         try:
             send({"name": name, "value": plain.encode(namespace[name])})
+        except plain.PlainDataError as exc:
+            send({"name": name, "refused": str(exc)[:300]})
         except Exception as exc:
             send({"name": name, "refused": _describe(exc)})
     for probe in job.get("probes", []):
