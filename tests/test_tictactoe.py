@@ -214,3 +214,24 @@ def test_winning_line_is_the_games_rule():
         assert (line is None) == (winner(board) is None)
         if line:
             assert {board[i] for i in line} == {winning_mark(board)}
+
+
+@pytest.mark.parametrize("players", [{"bad": 5}, {"bad": None}, {7: TicTacToePlay}, [("random", RandomPlayer)], {}])
+def test_widget_refuses_bad_players_saying_what_is_allowed(players):
+    with pytest.raises((TypeError, ValueError)) as err:
+        TicTacToePlay(players=players)
+    assert "factory" in str(err.value) and "callable" in str(err.value) or "non-empty dict" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("square", "words"),
+    [(9, "out of range"), (-1, "out of range"), ("4", "whole number"), (4.0, "whole number"), (True, "whole number")],
+)
+def test_widget_click_refuses_a_bad_square_and_changes_nothing(square, words):
+    w = TicTacToePlay(players={"first free": lambda: lambda game, s: game.legal_moves(s)[0]})
+    before = (w.state, list(w.moves), [b.description for b in w.squares], [b.tooltip for b in w.squares])
+    w.click(square)
+    assert words in w.message.value and "0 to 8" in w.message.value and "taken" not in w.message.value
+    assert (w.state, w.moves, [b.description for b in w.squares], [b.tooltip for b in w.squares]) == before
+    w.click(4)  # a good square still plays afterwards
+    assert w.state[4] == "X" and w.moves[0] == 4  # then the computer answers

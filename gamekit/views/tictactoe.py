@@ -8,6 +8,7 @@ thin view over a game and any players (chapters 4 and 8 reuse it with their own)
 from __future__ import annotations
 
 import html
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -313,8 +314,18 @@ class TicTacToePlay(SnapshotWidget):
                 "1 − P(lose)": LossAversePlayer,
                 "perfect": PerfectPlayer,
             }
-        if not players:
-            raise ValueError("players must name at least one computer player")
+        if not isinstance(players, Mapping) or not players:
+            raise ValueError(
+                f"players must be a non-empty dict {{name: factory}}, got {players!r}; "
+                "each factory is a callable with no arguments returning a player, e.g. {'random': RandomPlayer}"
+            )
+        for name, factory in players.items():
+            if not isinstance(name, str) or not callable(factory):
+                raise TypeError(
+                    f"players[{name!r}] = {factory!r}: each entry must map a name (str) to a factory, a callable "
+                    "with no arguments that returns a player, e.g. {'random': RandomPlayer} or "
+                    "{'random': lambda: RandomPlayer(seed=0)}"
+                )
         if seat not in (X, O):
             raise ValueError(f"seat must be 'X' or 'O', got {seat!r}")
         self.game = game if game is not None else TicTacToe()
@@ -395,7 +406,17 @@ class TicTacToePlay(SnapshotWidget):
         self.click(int(text))
 
     def click(self, square: int) -> None:
-        """The human plays `square` (the callback of square button `square`)."""
+        """The human plays `square` (the callback of square button `square`).
+
+        A square that is not a whole number from 0 to 8 is refused with a message; nothing changes.
+        """
+        if isinstance(square, bool) or not isinstance(square, numbers.Integral):
+            self.refuse(f"square must be a whole number from 0 to 8, got {square!r} ({type(square).__name__})")
+            return
+        if not 0 <= square <= 8:
+            self.refuse(f"square {square} is out of range: the squares are numbered 0 to 8")
+            return
+        square = int(square)
         if self.game.is_terminal(self.state):
             self.say("The game is over — press 'new game' to play again.", "error")
             return
