@@ -465,8 +465,10 @@ def assemble(
             _, question = exercise_of(nb, index)
             if question:
                 res.stopped[question] = why
-    for _, item in sorted(run.names.items()):  # an answer that could not travel: say why (it is the student's own)
-        if "cannot be graded" in item.get("why", ""):
+    # an answer that could not travel and that a graded test needed: say why (it is about the student's own value)
+    needed = {n for q in grader.spec["questions"] for c in q["cases"] if c["hidden"] for n in c["names"]}
+    for name, item in sorted(run.names.items()):
+        if name in needed and "cannot be graded" in item.get("why", ""):
             res.notes.append(item["why"])
     claims = _saved_check_claims(nb) if nb is not None else set()
     for q in grader.spec["questions"]:
