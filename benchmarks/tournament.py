@@ -125,16 +125,12 @@ def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
     """A TLS scheduler and two workers on loopback, with certificates in folder/certs."""
     from dask.distributed import Client
 
-    from gamekit.tournament.cluster import make_certificates, security
+    from gamekit.tournament.cluster import make_certificates, security, tls_arguments
 
     certs = folder / "certs"
     make_certificates(certs)
     port = free_port()
     address = f"tls://127.0.0.1:{port}"
-
-    def tls(role: str) -> list[str]:
-        return ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / f"{role}.pem"),
-                "--tls-key", str(certs / f"{role}-key.pem")]  # fmt: skip
 
     log = open(folder / "dask.log", "w")  # noqa: SIM115  (the processes write to it until stopped)
     quiet = {"stdout": log, "stderr": log, "start_new_session": True, "cwd": folder}
@@ -146,7 +142,7 @@ def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
                 "distributed.cli.dask_scheduler",
                 "--protocol",
                 "tls",
-                *tls("scheduler"),
+                *tls_arguments(certs, "scheduler"),
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -164,7 +160,7 @@ def start_cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
                     "-m",
                     "distributed.cli.dask_worker",
                     address,
-                    *tls("worker"),
+                    *tls_arguments(certs, "worker"),
                     "--nthreads",
                     "1",
                     "--no-dashboard",

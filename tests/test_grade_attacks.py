@@ -153,11 +153,12 @@ def _attacks(paths: dict[str, str], port: int, red: int) -> dict[str, dict[str, 
             "def alphabeta_value(game, state, alpha=None, beta=None):\n"
             "    return 1",
         },
-        # a flood and a bomb on the report channel, then a correct-looking answer
+        # forged reports with unhashable ids, a flood and a bomb on the report channel, then a right answer
         "flood-channel": {
             "q99_1": "import os\n"
             "for fd in range(3, 64):\n"
             "    try:\n"
+            "        os.write(fd, b'{\"probe\": [1], \"check_done\": {}, \"name\": [2]}\\n')\n"
             "        os.write(fd, b'[' * 5_000_000)\n"
             "    except OSError:\n"
             "        pass\n"

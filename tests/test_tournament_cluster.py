@@ -55,17 +55,13 @@ def dask_cluster(tmp_path_factory):
     pytest.importorskip("cryptography")
     from dask.distributed import Client
 
-    from gamekit.tournament.cluster import make_certificates, security
+    from gamekit.tournament.cluster import make_certificates, security, tls_arguments
 
     folder = tmp_path_factory.mktemp("dask")
     certs = folder / "certs"
     make_certificates(certs)
     port = free_port()
     address = f"tls://127.0.0.1:{port}"
-
-    def tls(role: str) -> list[str]:
-        return ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / f"{role}.pem"),
-                "--tls-key", str(certs / f"{role}-key.pem")]  # fmt: skip
 
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     procs = [
@@ -79,7 +75,7 @@ def dask_cluster(tmp_path_factory):
                 "--port",
                 str(port),
                 "--no-dashboard",
-                *tls("scheduler"),
+                *tls_arguments(certs, "scheduler"),
             ],
             cwd=folder,
             env=_env(),
@@ -94,7 +90,7 @@ def dask_cluster(tmp_path_factory):
             subprocess.Popen(
                 [
                     *worker,
-                    *tls("worker"),
+                    *tls_arguments(certs, "worker"),
                     "--local-directory",
                     str(folder / f"w{k}"),
                     "--listen-address",

@@ -82,7 +82,7 @@ TEACHER_TAGS = frozenset({"teacher-only", "teacher_only", "teacher"})
 KERNEL_TCP_WARNING = "Kernel is running over TCP without encryption"
 
 _MARKER = re.compile(r"^\s*#\s*(BEGIN|END)\s+(QUESTION|SOLUTION|TESTS|PROMPT)\b", re.I)
-_TEST_CONFIG = re.compile(r'^\s*"""\s*#\s*BEGIN TEST CONFIG.*?"""\s*#\s*END TEST CONFIG\s*\n?', re.S | re.M)
+_TEST_CONFIG = re.compile(r'^\s*"""\s*#\s*BEGIN TEST CONFIG(.*?)"""\s*#\s*END TEST CONFIG\s*\n?', re.S | re.M)
 
 
 def quiet_output(text: str) -> str:
@@ -426,6 +426,15 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
     return data
 
 
+def _replace_init_cell(nb: nbformat.NotebookNode, source: str) -> None:
+    """Put `source` in place of otter's init cell (`grader = otter.Notebook(...)`)."""
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "otter.Notebook(" in cell.source:
+            cell.source = source
+            return
+    raise ValueError("the student notebook has no otter init cell to replace")
+
+
 def class_copy(student: nbformat.NotebookNode, file_name: str) -> nbformat.NotebookNode:
     """The class copy: otter's public checks, reported briefly and without a log file
     (`gamekit.course.checks.PublicChecks` instead of `otter.Notebook`)."""
@@ -436,12 +445,7 @@ def class_copy(student: nbformat.NotebookNode, file_name: str) -> nbformat.Noteb
         "from gamekit.course.checks import PublicChecks\n\n"
         f'grader = PublicChecks("{file_name}")'
     )
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "otter.Notebook(" in cell.source:
-            cell.source = init
-            break
-    else:
-        raise ValueError("the student notebook has no otter init cell to replace")
+    _replace_init_cell(nb, init)
     return nb
 
 
@@ -457,12 +461,7 @@ def self_study_copy(student: nbformat.NotebookNode, data: dict) -> nbformat.Note
         "from gamekit.course.selfstudy import SelfStudy\n\n"
         f"grader = SelfStudy({literal})"
     )
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "otter.Notebook(" in cell.source:
-            cell.source = init
-            break
-    else:
-        raise ValueError("the student notebook has no otter init cell to replace")
+    _replace_init_cell(nb, init)
     nb.metadata.pop("otter", None)
     return nb
 

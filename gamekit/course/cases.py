@@ -30,17 +30,17 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import nbformat
 
+from .assign import _TEST_CONFIG, assignment_name, is_teacher_only, marker, questions, solution_code
+
 __all__ = ["SPEC_FILE", "Case", "SpecError", "free_names", "split_probe", "spec"]
 
 SPEC_FILE = "gamekit-grading.json"
 SPEC_VERSION = 1
-_TEST_CONFIG = re.compile(r'^\s*"""\s*#\s*BEGIN TEST CONFIG(.*?)"""\s*#\s*END TEST CONFIG\s*\n?', re.S | re.M)
 _BUILTINS = frozenset(dir(builtins))
 
 
@@ -111,7 +111,7 @@ def split_probe(source: str) -> tuple[str, str] | None:
 def _config(source: str) -> tuple[dict[str, Any], str]:
     import yaml
 
-    m = _TEST_CONFIG.search(source)
+    m = _TEST_CONFIG.search(source)  # group 1: the config's text
     if not m:
         return {}, source
     return (yaml.safe_load(m.group(1)) or {}), source[: m.start()] + source[m.end() :]
@@ -120,23 +120,16 @@ def _config(source: str) -> tuple[dict[str, Any], str]:
 def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
     """The grading spec of a master (see the module doc). Raises SpecError for a hidden test that
     uses a function the student wrote without saying what to ask of it (`def probe`)."""
-    from .assign import assignment_name, is_teacher_only, questions
-
     qs = questions(master)
-    in_question = set()
-    for i, cell in enumerate(master.cells):
-        if cell.cell_type == "raw" and re.match(r"^\s*#\s*BEGIN QUESTION", cell.source):
-            in_question.add(i)
     # the lesson: code cells outside every question block, as students get them (teacher-only cells out)
     inside: set[int] = set()
     depth = 0
     for i, cell in enumerate(master.cells):
-        if cell.cell_type == "raw" and re.match(r"^\s*#\s*BEGIN QUESTION", cell.source):
-            depth += 1
+        mark = marker(cell)
+        depth += mark == ("BEGIN", "QUESTION")
         if depth:
             inside.add(i)
-        if cell.cell_type == "raw" and re.match(r"^\s*#\s*END QUESTION", cell.source):
-            depth -= 1
+        depth -= mark == ("END", "QUESTION")
     lesson = [
         c.source
         for i, c in enumerate(master.cells)
@@ -148,7 +141,7 @@ def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
         for i in q.solution_cells:
             cell = master.cells[i]
             if cell.cell_type == "code":
-                bound_values, bound_code = bound_names(_strip_solution_markers(cell.source))
+                bound_values, bound_code = bound_names(solution_code(cell.source))
                 values |= bound_values
                 code |= bound_code
     out_questions = []
@@ -207,9 +200,3 @@ def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
         "answers": sorted(values),
         "questions": out_questions,
     }
-
-
-def _strip_solution_markers(source: str) -> str:
-    from .assign import solution_code
-
-    return solution_code(source)

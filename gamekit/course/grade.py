@@ -215,6 +215,8 @@ def _run_once(
         )
         os.close(write_fd)
         channel = _Channel(read_fd)
+        probe_ids = {p["id"] for p in job["probes"]}  # only what was asked is taken from the reports
+        check_ids = {c["id"] for c in job["checks"]}
         current: tuple[str, Any] = ("start", None)
         try:
             assert proc.stdin is not None
@@ -244,20 +246,20 @@ def _run_once(
                         result.names[name] = {"why": f"{name} is not defined in the notebook"}
                     else:
                         result.names[name] = {"why": f"{name} cannot be graded: {str(msg.get('refused'))[:300]}"}
-                elif "probe" in msg and msg["probe"] in job["probe_ids"]:
+                elif type(msg.get("probe")) is str and msg["probe"] in probe_ids:
                     current = ("probe", msg["probe"])
                     deadline = time.monotonic() + cell_timeout
-                elif "probe_done" in msg and msg["probe_done"] in job["probe_ids"]:
+                elif type(msg.get("probe_done")) is str and msg["probe_done"] in probe_ids:
                     if "value" in msg:
                         result.probes[msg["probe_done"]] = {"value": json.dumps(msg["value"])}
                     else:
                         result.probes[msg["probe_done"]] = {
                             "why": "calling your code on the grader's input failed: " + str(msg.get("error"))[:300]
                         }
-                elif "check" in msg and msg["check"] in job["check_ids"]:
+                elif type(msg.get("check")) is str and msg["check"] in check_ids:
                     current = ("check", msg["check"])
                     deadline = time.monotonic() + cell_timeout
-                elif "check_done" in msg and msg["check_done"] in job["check_ids"]:
+                elif type(msg.get("check_done")) is str and msg["check_done"] in check_ids:
                     result.checks[msg["check_done"]] = msg.get("passed") is True
         except _Stop as stop:
             return (stop.item[0], stop.item[1], stop.why)
@@ -307,8 +309,6 @@ def run_in_sandbox(
             "names": [n for n in names if n not in result.names],
             "probes": todo_probes,
             "checks": todo_checks,
-            "probe_ids": [p["id"] for p in todo_probes],
-            "check_ids": [c["id"] for c in todo_checks],
         }
         stuck = _run_once(run, job, cell_timeout, trusted, result)
         if stuck is None:

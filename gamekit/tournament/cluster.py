@@ -27,7 +27,15 @@ from typing import Any
 
 from ..jsonio import JSONLoadError, parse_json
 
-__all__ = ["ROLES", "make_certificates", "parse_record", "play_game_json", "security", "start_commands"]
+__all__ = [
+    "ROLES",
+    "make_certificates",
+    "parse_record",
+    "play_game_json",
+    "security",
+    "start_commands",
+    "tls_arguments",
+]
 
 ROLES = ("scheduler", "worker", "client")
 #: Largest game record accepted from a worker (bytes of JSON).
@@ -135,12 +143,15 @@ def security(folder: str | Path, role: str = "client") -> Any:
     return Security(tls_ca_file=str(ca), tls_client_cert=str(cert), tls_client_key=str(key), require_encryption=True)
 
 
+def tls_arguments(folder: str | Path, role: str) -> list[str]:
+    """The `dask scheduler` / `dask worker` options that use the certificates of `role` in `folder`."""
+    ca, cert, key = _files(folder, role)
+    return ["--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key)]
+
+
 def start_commands(folder: str | Path, host: str = "127.0.0.1", port: int = 8786) -> list[str]:
     """The commands that start a scheduler and a worker with the certificates in `folder`."""
-    f = Path(folder)
-    tls = "--tls-ca-file {ca} --tls-cert {cert} --tls-key {key}"
-    scheduler = tls.format(ca=f / "ca.pem", cert=f / "scheduler.pem", key=f / "scheduler-key.pem")
-    worker = tls.format(ca=f / "ca.pem", cert=f / "worker.pem", key=f / "worker-key.pem")
+    scheduler, worker = (" ".join(tls_arguments(folder, role)) for role in ("scheduler", "worker"))
     return [
         f"dask scheduler --protocol tls --host {host} --port {port} {scheduler}",
         f"dask worker tls://{host}:{port} --nthreads 1 {worker}",
