@@ -158,7 +158,7 @@ def _attacks(paths: dict[str, str], port: int, red: int) -> dict[str, dict[str, 
             "q99_1": "import os\n"
             "for fd in range(3, 64):\n"
             "    try:\n"
-            "        os.write(fd, b'{\"probe\": [1], \"check_done\": {}, \"name\": [2]}\\n')\n"
+            '        os.write(fd, b\'{"probe": [1], "check_done": {}, "name": [2]}\\n\')\n'
             "        os.write(fd, b'[' * 5_000_000)\n"
             "    except OSError:\n"
             "        pass\n"
