@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gamekit.tournament.games import game_kind
+from gamekit.games.tictactoe import TicTacToe
 from gamekit.tournament.runner import Tournament, execute
 from gamekit.tournament.sandbox import AgentProcess, Limits
 from gamekit.tournament.zygote import close_jails
@@ -86,8 +86,8 @@ def overhead_per_move(moves: int, jailed: bool = True) -> tuple[float, float, fl
     Per agent: its jail (bubblewrap namespaces and a zygote that imports gamekit) starts once;
     per game: a process forked from that zygote loads the file and begins the game.
     """
-    kind = game_kind("tictactoe")
-    state = kind.state_to_json(kind.build().initial_state())
+    game = TicTacToe()
+    state = game.state_to_json(game.initial_state())
     limits = Limits()
     per_agent = []
     for i in range(3):
@@ -107,10 +107,10 @@ def overhead_per_move(moves: int, jailed: bool = True) -> tuple[float, float, fl
     close_jails()
     namespace: dict = {}
     exec(PING, namespace)
-    game, f = kind.build(), namespace["agent"]
+    f = namespace["agent"]
     t0 = time.perf_counter()
     for _ in range(moves):
-        f(game, kind.state_from_json(state))
+        f(game, game.state_from_json(state))
     inside = (time.perf_counter() - t0) / moves
     return sandboxed, inside, statistics.median(per_agent), statistics.median(per_game[1:])
 

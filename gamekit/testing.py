@@ -16,6 +16,7 @@ checks, at every position it reaches:
 | `players` | `to_move` is 0 or 1 in every position that is not over |
 | `terminal` | the game is over exactly when no move is left (unless you say otherwise) |
 | `utility` | at the end, `utility` is in [-1, 1] and zero-sum: u(s, 0) + u(s, 1) = 0 |
+| `wire` | each state and legal move goes to JSON and back, equal and of the same type (`gamekit.wire`) |
 | `agreement` | on small positions, `solve`, plain minimax, alpha-beta and MCTS agree, from both seats |
 
 It returns a `GameCheckReport` when all hold and raises `GameCheckError` (an AssertionError)
@@ -27,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import json
 import math
 import tempfile
 from collections.abc import Hashable, Iterator, Sequence
@@ -39,6 +41,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from . import wire
 from .mcts import MCTS
 from .protocol import Game, IllegalMoveError, State
 from .protocol import require_game_methods as check_protocol
@@ -57,6 +60,7 @@ PROPERTIES = (
     "players",
     "terminal",
     "utility",
+    "wire",
     "finite",
     "agreement",
 )
@@ -178,6 +182,7 @@ class _Checker:
         self.mcts_iterations = mcts_iterations
         self.seed = seed
         self.seen: set = set()
+        self.wired: set = set()  # states whose JSON round trip was checked
         self.agreed: set = set()
         self.tried: set = set()  # positions whose agreement was checked, or whose tree is too big
         self.moves_seen: list = []
@@ -198,6 +203,7 @@ class _Checker:
 
     def reset(self) -> None:
         self.seen.clear()
+        self.wired.clear()
         self.agreed.clear()
         self.tried.clear()
         self.moves_seen.clear()
@@ -222,6 +228,9 @@ class _Checker:
     # -- one position -------------------------------------------------------------------------
     def _check_state(self, s: State, path: list) -> None:
         self._check_basic(s, path)
+        if s not in self.wired and len(self.wired) < 500:  # after the rules: a rule broken here is told first
+            self._check_wire(s, list(self.game.legal_moves(s)), path)
+            self.wired.add(s)
         if s not in self.tried and len(self.tried) < 80:
             self._check_agreement(s, path)
             self.tried.add(s)  # only once its check passed
@@ -276,6 +285,26 @@ class _Checker:
             if len(self.moves_seen) < 50 and m not in self.moves_seen:
                 self.moves_seen.append(m)
         return True
+
+    def _check_wire(self, s: State, moves: list, path: list) -> None:
+        """`s` and each of its moves go to JSON text and come back equal and of the same type."""
+        g = self.game
+        pairs: list[tuple[str, Any, Any, Any]] = [("state", s, wire.state_to_json, wire.state_from_json)]
+        pairs += [("move", m, wire.move_to_json, wire.move_from_json) for m in moves]
+        for what, value, encode, decode in pairs:
+            try:
+                back = decode(g, json.loads(json.dumps(encode(g, value), allow_nan=False)))
+            except Exception as error:
+                raise GameCheckError(
+                    "wire",
+                    f"the {what} {value!r} does not travel as JSON ({type(error).__name__}: {error}); give the game "
+                    f"{what}_to_json and {what}_from_json methods (see gamekit.wire)",
+                    path,
+                ) from None
+            if back != value or type(back) is not type(value):
+                raise GameCheckError(
+                    "wire", f"the {what} {value!r} comes back from JSON as {back!r} ({type(back).__name__})", path
+                )
 
     def _check_play(self, s: State, move: Any, path: list, before: State, h: int) -> State:
         child = self.game.play(s, move)

@@ -2,7 +2,8 @@
 
 The layers (COURSE.md), each importing only its own layer or the ones below it:
 
-    protocol, jsonio, data  ->  games/  ->  algorithms  ->  sources/, testing  ->  tournament/  ->  views/  ->  course/
+    protocol, wire, jsonio, data  ->  games/  ->  algorithms  ->  sources/, testing
+        ->  tournament/  ->  views/  ->  course/
 
 Algorithms know games only through the protocol: no algorithm imports or names a specific game.
 A cache is keyed by a value that determines the answer, never by `id()` or `repr()`.
@@ -28,7 +29,7 @@ GAME_NAMES = {
     "RandomTree",
     "TreeGame",
 }
-FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.jsonio", "gamekit.data", "gamekit.isolation"}
+FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.wire", "gamekit.jsonio", "gamekit.data", "gamekit.isolation"}
 
 
 def module_name(path: Path) -> str:

@@ -14,8 +14,8 @@ from gamekit import (
     playout,
     random_start,
     red_blue,
-    tournament,
 )
+from gamekit.match import tournament  # (the attribute gamekit.tournament becomes the package once that is imported)
 
 RB = red_blue(200)
 

@@ -17,8 +17,8 @@ from gamekit import (
     RandomPlayer,
     WinningPositions,
     parse_piles,
-    tournament,
 )
+from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 from gamekit.sources.q_nim import pile_tuple, sorted_piles, source_learner
 from gamekit.views.qlearning import QNimMatch, QNimPlay, plot_learning_curves, plot_value_heatmap, value_grid
 

@@ -24,9 +24,9 @@ from gamekit import (
     red_blue,
     solve,
     strategy_table,
-    tournament,
     winning_moves,
 )
+from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 
 MOVES = (3, 5, 11)
 SEED = 2026  # the notebook's seed

@@ -214,7 +214,51 @@ class AcceptsZero(TakeAway):
         return Pile(s.n - m, 1 - s.turn)
 
 
+class FrozenSetState(TakeAway):
+    """A state with a frozenset in it: hashable and immutable, but JSON has no sets (no wire format given)."""
+
+    def initial_state(self):
+        return (self.n, 0, frozenset())
+
+    def to_move(self, s):
+        return s[1]
+
+    def legal_moves(self, s):
+        return [m for m in (1, 2) if m <= s[0]]
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+        return (s[0] - m, 1 - s[1], s[2] | {m})
+
+    def is_terminal(self, s):
+        return s[0] == 0
+
+    def utility(self, s, player):
+        return 1 if player == 1 - s[1] else -1
+
+
+class LossyWire(TakeAway):
+    """Its own wire format forgets whose turn it is."""
+
+    def state_to_json(self, s):
+        return s.n
+
+    def state_from_json(self, data):
+        return Pile(data, 0)
+
+
+class MovesComeBackAsText(TakeAway):
+    """Its move decoder gives the move as a string: "1" is not the move 1."""
+
+    def move_from_json(self, data):
+        return str(data)
+
+
 BROKEN = {
+    "a state JSON cannot carry": (FrozenSetState, "wire"),
+    "a wire format that loses the turn": (LossyWire, "wire"),
+    "moves back from JSON as text": (MovesComeBackAsText, "wire"),
     "a pass back and forth for ever": (PassForever, "finite"),
     "a move listed twice": (DuplicateMoves, "deterministic"),
     "a method that raises": (RaisesInUtility, "deterministic"),

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamekit import RandomPlayer, play_game
-from gamekit.tournament.games import GAMES, WrongMoveType, game_kind
+from gamekit import RandomPlayer, play_game, wire
+from gamekit.tournament.games import GAMES, WrongMoveType, build, resolve_game
 from gamekit.tournament.html import leaderboard_html, replay_html
 from gamekit.tournament.referee import GameSpec, check_source, play_game_spec
 from gamekit.tournament.results import Results
@@ -32,6 +32,11 @@ FAST = Limits(move_seconds=0.5, bank_seconds=0.5, startup_seconds=3.0, memory_mb
 SAMPLES = [AGENTS / "first_free.py", AGENTS / "random_mover.py", AGENTS / "perfect.py"]
 
 
+def course_game(name: str, params: dict | None = None):
+    """A game of the course by its short name, built as the tournament builds it."""
+    return build(resolve_game(name, params))
+
+
 def without_times(record: dict) -> dict:
     """A record without the wall-clock parts (everything else must repeat exactly)."""
     return {k: v for k, v in record.items() if k not in ("times", "seconds", "failed_after")}
@@ -42,16 +47,15 @@ def without_times(record: dict) -> dict:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_states_and_moves_round_trip_through_json_along_random_games(name):
-    kind = game_kind(name)
-    game = kind.build()
+    game = course_game(name)
     for seed in range(5):
         record = play_game(game, [RandomPlayer(seed=seed), RandomPlayer(seed=seed + 100)])
         for state in record.states:
-            back = kind.state_from_json(json.loads(json.dumps(kind.state_to_json(state))))
+            back = wire.state_from_json(game, json.loads(json.dumps(wire.state_to_json(game, state))))
             assert back == state and type(back) is type(state)
             assert game.legal_moves(back) == game.legal_moves(state)
         for move in record.moves:
-            assert kind.move_from_json(json.loads(json.dumps(kind.move_to_json(move)))) == move
+            assert wire.move_from_json(game, json.loads(json.dumps(wire.move_to_json(game, move)))) == move
 
 
 @pytest.mark.parametrize(
@@ -59,15 +63,15 @@ def test_states_and_moves_round_trip_through_json_along_random_games(name):
 )
 def test_a_reply_of_the_wrong_type_is_refused_by_the_decoder(name, reply):
     with pytest.raises(WrongMoveType):
-        game_kind(name).move_from_json(reply)
+        wire.move_from_json(course_game(name), reply)
 
 
 def test_unknown_games_and_parameters_are_refused_with_what_is_allowed():
     with pytest.raises(ValueError, match="tictactoe"):
-        game_kind("chess")
-    with pytest.raises(ValueError, match="piles"):
-        game_kind("nim").build({"pile": [1, 2]})
-    assert game_kind("nim").build({"piles": [1, 2]}).initial_state().piles == (1, 2)
+        resolve_game("chess")
+    with pytest.raises(ValueError, match="its parameters: piles, misere"):
+        course_game("nim", {"pile": [1, 2]})
+    assert course_game("nim", {"piles": [1, 2]}).initial_state().piles == (1, 2)
 
 
 # --- the schedule --------------------------------------------------------------------------------
@@ -154,11 +158,11 @@ def test_the_tournament_plays_every_game_once_and_perfect_play_wins_what_it_star
         assert r["score"][0] + r["score"][1] == 1
         assert len(r["states"]) == len(r["moves"]) + 1 == len(r["shown"])
         # replay the stored moves with the rules: they reach the stored final state
-        kind, game = game_kind("misere-nim"), game_kind("misere-nim").build()
-        state = kind.state_from_json(r["start"])
+        game = course_game("misere-nim")
+        state = wire.state_from_json(game, r["start"])
         for m in r["moves"]:
-            state = game.play(state, kind.move_from_json(m))
-        assert kind.state_to_json(state) == r["states"][-1] and game.is_terminal(state)
+            state = game.play(state, wire.move_from_json(game, m))
+        assert wire.state_to_json(game, state) == r["states"][-1] and game.is_terminal(state)
     # misère Nim 3,5,7 is a first-player win (Bouton): perfect wins all its first-seat games,
     # and every game it plays against the first-free agent (which blunders from either seat here)
     perfect_first = [r for r in records if r["agents"][0] == "perfect"]
@@ -336,16 +340,15 @@ def test_a_second_seeded_run_of_the_zoo_gives_identical_results(zoo_run, zoo_fol
 
 
 def test_random_openings_vary_the_start_and_never_end_the_game():
-    kind = game_kind("tictactoe")
-    game = kind.build()
-    starts = draw_starts(kind, {}, 20, seed=1, opening=3)
-    assert starts == draw_starts(kind, {}, 20, seed=1, opening=3) and len(set(starts)) > 10
+    game = course_game("tictactoe")
+    starts = draw_starts(game, 20, seed=1, opening=3)
+    assert starts == draw_starts(game, 20, seed=1, opening=3) and len(set(starts)) > 10
     for start in starts:
-        state = kind.state_from_json(start)
+        state = wire.state_from_json(game, start)
         assert start.count(".") == 6 and not game.is_terminal(state)
     with pytest.raises(ValueError, match="opening"):
-        draw_starts(kind, {}, 1, seed=1, opening=-1)
-    subtraction = [kind_start[0] for kind_start in draw_starts(game_kind("subtraction"), {}, 30, seed=2)]
+        draw_starts(game, 1, seed=1, opening=-1)
+    subtraction = [kind_start[0] for kind_start in draw_starts(course_game("subtraction"), 30, seed=2)]
     assert set(subtraction) <= set(range(20, 51)) and len(set(subtraction)) > 5
 
 

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int, kind_name
+from ..wire import json_int
 
 __all__ = [
     "GNimState",
@@ -190,6 +191,52 @@ class GeneralizedNim:
         moves = a if a == b else f"[{a}, {b}]"
         win = getattr(self.win, "__qualname__", None) or repr(self.win)
         return f"{type(self).__name__}(board={self.board}, moves={moves}, win={win}, first={self.first})"
+
+    # --- JSON parameters and the wire format (gamekit.wire) ---
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> GeneralizedNim:
+        """The game from JSON parameters: board, moves as [[stones taken, uses or null], ...] per player
+        (or one such list for both), first (the win condition is always `took_last`)."""
+        unknown = sorted(set(params) - {"board", "moves", "first"})
+        if unknown:
+            raise ValueError(
+                f"GeneralizedNim has no parameter {', '.join(unknown)}; its parameters: board, moves, first"
+            )
+
+        def budget(pairs: Any) -> dict[int, float]:
+            return {int(t): math.inf if u is None else int(u) for t, u in pairs}
+
+        moves = params.get("moves", [])
+        per_player = (  # [[pairs of player 0], [pairs of player 1]] rather than one list of pairs
+            isinstance(moves, list)
+            and len(moves) == 2
+            and all(isinstance(b, list) and all(isinstance(p, list) for p in b) for b in moves)
+        )
+        built: Any = [budget(moves[0]), budget(moves[1])] if per_player else budget(moves)
+        return cls(params.get("board", 0), built, first=params.get("first", 0))
+
+    def state_to_json(self, state: GNimState) -> dict:
+        budgets = [[[take, None if uses == math.inf else int(uses)] for take, uses in b] for b in state.budgets]
+        return {"board": state.board, "budgets": budgets, "to_move": state.to_move, "won": state.won}
+
+    def state_from_json(self, data: dict) -> GNimState:
+        budgets = tuple(tuple((int(t), math.inf if u is None else int(u)) for t, u in b) for b in data["budgets"])
+        return GNimState(int(data["board"]), budgets, check_player(data["to_move"], "to_move"), bool(data["won"]))  # type: ignore[arg-type]
+
+    def move_to_json(self, move: int) -> int:
+        return int(move)
+
+    def move_from_json(self, data: Any) -> int:
+        return json_int(data, "a generalised Nim move (stones taken)")
+
+    def describe_state(self, state: GNimState) -> str:
+        def budget(b: Any) -> str:
+            return ", ".join(f"take {t}: {'∞' if u == math.inf else u}×" for t, u in b)
+
+        return (
+            f"{state.board} stones, player {state.to_move} to move\n"
+            f"P0 {budget(state.budgets[0])}\nP1 {budget(state.budgets[1])}"
+        )
 
     def initial_state(self) -> GNimState:
         return GNimState(self.board, self.budgets, self.first, False)

@@ -14,6 +14,7 @@ from operator import xor
 from typing import NamedTuple
 
 from ..protocol import MoveTypeError, check_bool, check_player, illegal_move, is_int, kind_name
+from ..wire import json_ints
 
 __all__ = [
     "check_piles",
@@ -123,6 +124,24 @@ class Nim:
 
     def __hash__(self) -> int:
         return hash((kind_name(self, Nim), *(self._piles, self._misere)))
+
+    # --- the wire format (gamekit.wire): a state [piles, to_move], a move [pile, sticks taken] ---
+    def state_to_json(self, state: NimState) -> list:
+        return [list(state.piles), state.to_move]
+
+    def state_from_json(self, data: list) -> NimState:
+        piles, to_move = data
+        return NimState(tuple(int(p) for p in piles), check_player(to_move, "to_move"))
+
+    def move_to_json(self, move: tuple[int, int]) -> list:
+        return [int(move[0]), int(move[1])]
+
+    def move_from_json(self, data: list) -> tuple[int, int]:
+        pile, taken = json_ints(data, 2, "a Nim move [pile, sticks taken]")
+        return (pile, taken)
+
+    def describe_state(self, state: NimState) -> str:
+        return "\n".join(f"pile {i}: {'|' * p} ({p})" for i, p in enumerate(state.piles))
 
     def initial_state(self) -> NimState:
         return NimState(self.piles, 0)

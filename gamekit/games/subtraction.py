@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int, kind_name
+from ..wire import json_int
 
 __all__ = [
     "check_moves",
@@ -126,6 +127,23 @@ class SubtractionGame:
 
     def __hash__(self) -> int:
         return hash((kind_name(self, SubtractionGame), *(self._start, self._moves)))
+
+    # --- the wire format (gamekit.wire): a state [n, to_move], a move the number taken ---
+    def state_to_json(self, state: SubtractionState) -> list:
+        return [int(state.n), int(state.to_move)]
+
+    def state_from_json(self, data: list) -> SubtractionState:
+        n, to_move = data
+        return SubtractionState(check_int(n, "n"), check_player(to_move, "to_move"))
+
+    def move_to_json(self, move: int) -> int:
+        return int(move)
+
+    def move_from_json(self, data: Any) -> int:
+        return json_int(data, "a subtraction move")
+
+    def describe_state(self, state: SubtractionState) -> str:
+        return f"n = {state.n}, player {state.to_move} to move"
 
     def initial_state(self) -> SubtractionState:
         return SubtractionState(self.start, 0)

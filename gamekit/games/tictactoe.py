@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..protocol import Winner, illegal_move
+from ..wire import json_int
 
 __all__ = [
     "Board",
@@ -181,6 +182,24 @@ class TicTacToe:
 
     def __repr__(self) -> str:
         return "TicTacToe()" if self.start == (EMPTY,) * 9 else f"TicTacToe({''.join(self.start)!r})"
+
+    # --- the wire format (gamekit.wire): a board as its 9 characters, a move as its square ---
+    def state_to_json(self, state: Board) -> str:
+        return "".join(state)
+
+    def state_from_json(self, data: Any) -> Board:
+        if not isinstance(data, str) or len(data) != 9 or set(data) - {X, O, EMPTY}:
+            raise ValueError(f"a TicTacToe state is 9 characters of X, O and '.', got {data!r}")
+        return tuple(data)
+
+    def move_to_json(self, move: int) -> int:
+        return int(move)
+
+    def move_from_json(self, data: Any) -> int:
+        return json_int(data, "a TicTacToe move (a square 0..8)")
+
+    def describe_state(self, state: Board) -> str:
+        return board_text(state)
 
     def initial_state(self) -> Board:
         return self.start

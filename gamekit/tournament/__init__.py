@@ -7,7 +7,7 @@ whole class (also as `python -m gamekit.tournament`), `Results` reads the outcom
 `write_report` writes the offline leaderboard with its replay.
 """
 
-from .games import GAMES, GameKind, game_kind
+from .games import GAMES, GameFailure, GameRef, resolve_game
 from .html import leaderboard_html, replay_html, write_report
 from .referee import GameSpec, play_game_spec
 from .results import Pairing, Question, Results, Standing
@@ -18,7 +18,8 @@ __all__ = [
     "GAMES",
     "AgentFailure",
     "Entrant",
-    "GameKind",
+    "GameFailure",
+    "GameRef",
     "GameSpec",
     "Limits",
     "Pairing",
@@ -26,10 +27,10 @@ __all__ = [
     "Results",
     "Standing",
     "Tournament",
-    "game_kind",
     "leaderboard_html",
     "play_game_spec",
     "replay_html",
+    "resolve_game",
     "validate_agent",
     "write_report",
 ]

@@ -1,6 +1,7 @@
 """`python -m gamekit.tournament`: validate submissions, run, resume and report a class tournament.
 
     python -m gamekit.tournament validate submissions/ --game tictactoe
+    python -m gamekit.tournament validate submissions/ --game my_game.py:MyGame   (a student's own game)
     python -m gamekit.tournament run submissions/ --game tictactoe --db class.sqlite --starts 4 --seed 1
     python -m gamekit.tournament resume --db class.sqlite
     python -m gamekit.tournament report --db class.sqlite --out leaderboard/
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..isolation import SandboxUnavailable, require_bwrap
-from .games import GAMES
+from .games import FORMS, GameFailure
 from .html import write_report
 from .results import Results
 from .runner import Tournament
@@ -53,7 +54,11 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 def _add_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("agents", nargs="+", help="submission files (.py) or folders of them")
-    p.add_argument("--game", default="tictactoe", choices=sorted(GAMES), help="the game (default: tictactoe)")
+    p.add_argument(
+        "--game",
+        default="tictactoe",
+        help=f"the game: {FORMS} (default: tictactoe). A game outside gamekit runs in a sandbox of its own",
+    )
     p.add_argument("--param", action="append", type=_param, default=[], help="a game parameter KEY=VALUE (JSON)")
     p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     p.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
@@ -154,6 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # a bad option (a scheduler without TLS, missing certificates): said before any game
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except GameFailure as exc:  # the game's own code failed: no agent is to blame; what is stored stays
+        print(f"the game failed: {exc}", file=sys.stderr)
+        return 3
 
 
 def _main(args: argparse.Namespace) -> int:

@@ -37,8 +37,9 @@ import traceback
 from collections.abc import Iterable
 from typing import Any, NoReturn
 
+from .. import wire
 from ..isolation import thread_environment
-from .games import game_kind
+from .games import GAME_FILE, GameRef, LocalRules, build, serve_rules
 
 try:  # POSIX only; without it gamekit.tournament still imports (reports, in-process games)
     import resource
@@ -290,13 +291,13 @@ def to_json(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__}")
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
-    """The agent's own error: its message and the traceback lines of the student's file only
-    (file name and line numbers of `agent.py`; nothing of gamekit's or the referee's frames)."""
+def _error(exc: BaseException, own_file: str = AGENT_FILE) -> dict[str, Any]:
+    """The student's own error: its message and the traceback lines of the student's file only
+    (file name and line numbers of `agent.py`, or of `game.py`; nothing of gamekit's or the referee's frames)."""
     own = [
-        f"{AGENT_FILE}, line {frame.lineno}, in {frame.name}" + (f": {frame.line.strip()}" if frame.line else "")
+        f"{own_file}, line {frame.lineno}, in {frame.name}" + (f": {frame.line.strip()}" if frame.line else "")
         for frame in traceback.extract_tb(exc.__traceback__)
-        if os.path.basename(frame.filename) == AGENT_FILE
+        if os.path.basename(frame.filename) == own_file
     ]
     return {"error": f"{type(exc).__name__}: {exc}"[:500], "trace": "\n".join(own[-8:])[-1500:]}
 
@@ -309,9 +310,23 @@ def seed_everything(seed: int) -> None:
         numpy.random.seed(seed % 2**32)
 
 
-def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> NoReturn:
-    """The whole life of an agent process: sandbox, load, then answer requests until told to stop."""
+def _send_safely(channel: Channel, message: dict[str, Any]) -> None:
+    """Send `message`; a message that is not JSON data (a game's state of a set, say) becomes an error."""
+    try:
+        channel.send(message)
+    except (TypeError, ValueError) as exc:
+        channel.send({"error": f"an answer that is not JSON data: {exc}"[:500]})
+
+
+def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str], role: str = "agent") -> NoReturn:
+    """The whole life of a sandboxed process: sandbox, load, then answer requests until told to stop.
+
+    role "agent": a submission (agent.py) answering "your move"; role "game": a student's game
+    (game.py) answering the referee's questions about its rules (`gamekit.tournament.games`).
+    """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if role == "game":
+        _serve_game(channel, folder, limits, readable)
     try:
         guard = enter_sandbox(channel, folder, limits, readable)
         module = load_agent(folder)
@@ -320,30 +335,63 @@ def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[
         channel.send(_error(exc))
         os._exit(0)
     channel.send({"ready": True, "name": name, "kind": kind})
-    game = agent = state_from_json = None
+    game = agent = None
     while True:
         message = channel.receive()
         if message is None or message.get("op") == "stop":
             break
         try:
             if message["op"] == "start":
-                kind_ = game_kind(message["game"])
-                game = kind_.build(message["params"])
-                state_from_json = kind_.state_from_json
+                game = build(GameRef.from_dict(message["game"]), folder)
                 seed_everything(int(message["seed"]))
                 agent = module.Agent(game, int(message["seat"])) if kind == "class" else module.agent
                 channel.send({"ok": True})
             elif message["op"] == "move":
-                assert state_from_json is not None
-                state = state_from_json(message["state"])
+                state = wire.state_from_json(game, message["state"])
                 move = agent.move(state) if kind == "class" else agent(game, state)  # type: ignore[union-attr,misc]
                 if threads() > 1:  # it would go on thinking during the opponent's move
                     guard.violation("running a second thread (an agent thinks on one thread, in its own move)")
                 try:
-                    channel.send({"move": to_json(move)})
-                except (TypeError, ValueError):
+                    channel.send({"move": _reply_json(game, move)})
+                except (TypeError, ValueError, IndexError, KeyError, AttributeError):
                     channel.send({"wrong_type": f"{type(move).__name__}: {move!r}"[:300]})
         except BaseException as exc:  # the agent's own error (also SystemExit, MemoryError)
             channel.send(_error(exc))
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def _reply_json(game: Any, move: Any) -> Any:
+    """The reply as JSON: plain data as it is (the referee's decoder judges its type), anything else
+    in the game's own wire format (a move that is an object of the game's)."""
+    try:
+        return to_json(move)
+    except TypeError:
+        return wire.move_to_json(game, move)
+
+
+def _serve_game(channel: Channel, folder: str, limits: dict[str, Any], readable: list[str]) -> NoReturn:
+    """A student's game in its own sandbox: build it, then answer the referee (`games.serve_rules`)."""
+    try:
+        enter_sandbox(channel, folder, limits, readable)
+    except BaseException as exc:
+        channel.send(_error(exc, GAME_FILE))
+        os._exit(0)
+    channel.send({"ready": True, "name": "game", "kind": "game"})
+    rules: LocalRules | None = None
+    while True:
+        message = channel.receive()
+        if message is None or message.get("op") == "stop":
+            break
+        try:
+            if message["op"] == "new":
+                rules = LocalRules(build(GameRef.from_dict(message["game"]), folder))
+                channel.send({"ok": True})
+            elif rules is None:
+                channel.send({"error": "no game built yet"})
+            else:
+                _send_safely(channel, serve_rules(rules, message))
+        except BaseException as exc:  # the game's own code failed
+            channel.send(_error(exc, GAME_FILE))
     sys.stdout.flush()
     os._exit(0)

@@ -1,197 +1,407 @@
-"""The course's games as a tournament knows them: by name, with their states and moves as JSON.
+"""Which game a tournament plays, and the referee's view of its rules as JSON.
 
-Agents run in other processes (and on other machines), so a state and a move must cross a
-process boundary as JSON and come back as the game's own types. Each `GameKind` names a game,
-builds it from JSON-able parameters, and converts its states and moves both ways. Decoding a
-move is strict: a reply that is not of the move's type raises `WrongMoveType`, and the referee
-then forfeits the game for the agent that sent it (whether the move is *legal* is the game's
-own business: `game.play` decides that).
+A tournament names its game as `module:Class` (`gamekit.games.nim:Nim`), as a file and a class
+(`my_game.py:DotsAndBoxes`), or by one of the short names below, which stand for a class of the
+course and its default parameters (there is no list of allowed games: any class that passes
+`gamekit.testing.check_game` plays). States and moves travel as JSON through the game's wire
+format (`gamekit.wire`).
 
-Never pickle: JSON only, so an agent can send nothing but data.
+Whose code runs where:
+
+* a game of the course (a module of the installed `gamekit` package) is trusted: the referee
+  builds it in its own process (`LocalRules`);
+* any other game is a student's code, as untrusted as an agent: the teacher's process never
+  imports it. Its file's text goes, like an agent's, into a sandboxed process of its own
+  (`JailedRules`, `gamekit.tournament.child.serve` with the role "game"), and the referee asks
+  it, in JSON, for the start positions, for each move's result and whether the game is over.
+  What comes back is checked (types, sizes, a player 0 or 1, finite utilities in [-1, 1]); a
+  game whose own code fails stops the tournament with `GameFailure`, naming the game, never an
+  agent. The agents' processes get the same file, to build the same game in their sandboxes.
+
+Never pickle: JSON only, so a process can send nothing but data.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.machinery
+import importlib.util
+import inspect
 import math
-from collections.abc import Callable, Mapping
+import os
+import sys
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from ..games.generalized_nim import GeneralizedNim, GNimState
-from ..games.nim import Nim, NimState
-from ..games.subtraction import SubtractionGame, SubtractionState
-from ..games.tictactoe import TicTacToe, board_text
-from ..protocol import Game
+from .. import wire
+from ..protocol import IllegalMoveError, MoveTypeError
 
 JSON = Any
 
+#: The file a sandboxed process finds a student's game in (beside agent.py).
+GAME_FILE = "game.py"
+#: Largest state or move (bytes of JSON) a game's process may send.
+MAX_STATE_BYTES = 64 * 1024
+#: Longest text a replay shows for one position.
+MAX_SHOWN_CHARS = 4000
 
-class WrongMoveType(TypeError):
-    """An agent's reply is not a move of this game's type (e.g. a string where a square number is due)."""
-
-
-def _int(value: JSON, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise WrongMoveType(f"{what} must be a whole number, got {value!r} ({type(value).__name__})")
-    return value
+WrongMoveType = MoveTypeError  # the name the referee's records and older code use
 
 
 @dataclass(frozen=True)
-class GameKind:
-    """One game of the course, by name: how to build it and how its states and moves travel as JSON."""
+class ShortName:
+    """A short name for a game of the course: its class and default parameters."""
+
+    target: str
+    defaults: Mapping[str, Any]
+    describe: str
+
+
+GAMES: dict[str, ShortName] = {
+    "subtraction": ShortName(
+        "gamekit.games.subtraction:SubtractionGame",
+        {"start": 50, "moves": [3, 5, 11]},
+        "subtract 3, 5 or 11; reach exactly 0 to win (random start 20..50)",
+    ),
+    "tictactoe": ShortName(
+        "gamekit.games.tictactoe:TicTacToe", {}, "TicTacToe: X (player 0) moves first; a move is a square 0..8"
+    ),
+    "nim": ShortName(
+        "gamekit.games.nim:Nim",
+        {"piles": [3, 5, 7]},
+        "Nim 3, 5, 7: whoever takes the last stick wins; a move is [pile, sticks taken]",
+    ),
+    "misere-nim": ShortName(
+        "gamekit.games.nim:Nim",
+        {"piles": [3, 5, 7], "misere": True},
+        "misère Nim 3, 5, 7: whoever takes the last stick loses; a move is [pile, sticks taken]",
+    ),
+    "generalized-nim": ShortName(
+        "gamekit.games.generalized_nim:GeneralizedNim",
+        # budgets as [[stones taken, uses or null for unlimited], ...] per player (the arena's game)
+        {"board": 24, "moves": [[[1, 4], [2, None], [3, 2]], [[1, None], [2, 3], [4, None]]]},
+        "the project's generalised Nim: one pile of 24, per-player budgets of moves; took last wins",
+    ),
+}
+
+FORMS = (
+    "a short name (" + ", ".join(GAMES) + "), module:Class (gamekit.games.nim:Nim, my_game:MyGame) "
+    "or a file and a class (path/to/my_game.py:MyGame)"
+)
+
+
+class GameFailure(RuntimeError):
+    """The game's own code failed (not an agent's): the tournament cannot go on with this game."""
+
+
+class BadMove(Exception):
+    """An agent's reply the game does not take: `reason` is "wrong type" or "illegal move"."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class GameRef:
+    """A game as a tournament stores it: what the teacher typed, the class, the parameters, and,
+    for a student's game, its file's text (which only sandboxed processes ever run)."""
 
     name: str
-    describe: str
-    make: Callable[[Mapping[str, Any]], Any]  # returns a Game
-    state_to_json: Callable[[Any], JSON]
-    state_from_json: Callable[[JSON], Any]
-    move_to_json: Callable[[Any], JSON]
-    move_from_json: Callable[[JSON], Any]
-    show: Callable[[Any], str]
-    defaults: Mapping[str, Any] = field(default_factory=dict)
+    target: str  # "module:Class"
+    params: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None  # None: a module of the installed gamekit package (trusted)
 
-    def build(self, params: Mapping[str, Any] | None = None) -> Game:
-        """The game with `params` (unknown names are refused, defaults fill the rest)."""
-        params = dict(params or {})
-        unknown = sorted(set(params) - set(self.defaults))
+    @property
+    def module(self) -> str:
+        return self.target.rsplit(":", 1)[0]
+
+    @property
+    def cls(self) -> str:
+        return self.target.rsplit(":", 1)[1]
+
+    @property
+    def trusted(self) -> bool:
+        """A module of the installed gamekit package (any other game is a student's code)."""
+        return self.module == "gamekit" or self.module.startswith("gamekit.")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "target": self.target, "params": self.params, "source": self.source}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameRef:
+        return cls(str(data["name"]), str(data["target"]), dict(data.get("params") or {}), data.get("source"))
+
+
+def resolve_game(game: str | GameRef, params: Mapping[str, Any] | None = None) -> GameRef:
+    """The game `game` names, with `params` over its defaults (see `FORMS`); a student's file is read, never run."""
+    if isinstance(game, GameRef):
+        return game if params is None else GameRef(game.name, game.target, {**game.params, **params}, game.source)
+    if not isinstance(game, str) or not game.strip():
+        raise ValueError(f"a game is {FORMS}; got {game!r}")
+    params = dict(params or {})
+    if game in GAMES:
+        short = GAMES[game]
+        return GameRef(game, short.target, {**short.defaults, **params})
+    if ":" not in game:
+        raise ValueError(f"unknown game {game!r}: a game is {FORMS}")
+    where, cls = game.rsplit(":", 1)
+    if not cls.isidentifier():
+        raise ValueError(f"{cls!r} is not a class name (in {game!r}); a game is {FORMS}")
+    if where.endswith(".py") or "/" in where or os.sep in where:
+        path = Path(where)
+        if not path.is_file():
+            raise ValueError(f"no file {where} (for the game {game!r})")
+        if not path.stem.isidentifier() or path.stem == "gamekit":
+            raise ValueError(f"a game's file needs a name that can be a module's, other than gamekit: {path.name}")
+        return GameRef(game, f"{path.stem}:{cls}", params, path.read_text(encoding="utf-8"))
+    if where == "gamekit" or where.startswith("gamekit."):
+        return GameRef(game, f"{where}:{cls}", params)
+    if "." in where or not where.isidentifier():
+        raise ValueError(f"give a game outside gamekit as its file: path/to/{where.split('.')[-1]}.py:{cls}")
+    spec = importlib.machinery.PathFinder.find_spec(where, [os.getcwd(), *sys.path])  # finds, never runs
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        raise ValueError(f"no module {where!r} here (looked in the current folder and sys.path); give its file")
+    return GameRef(game, f"{where}:{cls}", params, Path(spec.origin).read_text(encoding="utf-8"))
+
+
+def game_class(ref: GameRef, folder: str | None = None) -> type:
+    """The class of `ref`: imported from gamekit, or (only in a sandboxed process, or for trusted
+    code) loaded from its file's text (`folder`/GAME_FILE, or the text itself)."""
+    if ref.trusted:
+        module = importlib.import_module(ref.module)
+    elif ref.source is None and folder is None:
+        raise ValueError(f"the game {ref.name} is not part of gamekit, and its file's text is missing")
+    elif ref.module in sys.modules and getattr(sys.modules[ref.module], "__gamekit_game__", False):
+        module = sys.modules[ref.module]
+    else:
+        module = _load_source(ref, folder)
+    cls = getattr(module, ref.cls, None)
+    if not isinstance(cls, type):
+        raise ValueError(f"{ref.module} has no class {ref.cls}")
+    return cls
+
+
+def _load_source(ref: GameRef, folder: str | None) -> Any:
+    import types
+
+    module = types.ModuleType(ref.module)
+    module.__gamekit_game__ = True  # type: ignore[attr-defined]
+    path = os.path.join(folder, GAME_FILE) if folder else f"<game {ref.name}>"
+    module.__file__ = path
+    sys.modules[ref.module] = module  # dataclasses look their module up while the file runs
+    try:
+        source = Path(path).read_text(encoding="utf-8") if folder else ref.source
+        exec(compile(source or "", path, "exec"), module.__dict__)
+    except BaseException:
+        del sys.modules[ref.module]
+        raise
+    return module
+
+
+def build(ref: GameRef, folder: str | None = None) -> Any:
+    """The game object of `ref` with its parameters (unknown parameters are refused, with the allowed ones)."""
+    cls = game_class(ref, folder)
+    if not callable(getattr(cls, "from_params", None)):
+        try:
+            allowed = [p for p in inspect.signature(cls).parameters if p not in ("self", "args", "kwargs")]
+        except (TypeError, ValueError):
+            allowed = None
+        unknown = sorted(set(ref.params) - set(allowed)) if allowed is not None else []
         if unknown:
-            allowed = ", ".join(sorted(self.defaults)) or "none"
-            raise ValueError(f"{self.name} has no parameter {', '.join(unknown)}; its parameters: {allowed}")
-        return self.make({**self.defaults, **params})
+            raise ValueError(
+                f"{ref.cls} has no parameter {', '.join(unknown)}; its parameters: {', '.join(allowed or []) or 'none'}"
+            )
+    return wire.build_game(cls, ref.params)
 
 
-# --- the subtraction game ------------------------------------------------------------------------
+# --- the rules as JSON ---------------------------------------------------------------------------
 
 
-def _sub_state(data: JSON) -> SubtractionState:
-    n, to_move = data
-    return SubtractionState(int(n), int(to_move))
+def _view(game: Any, state: Any) -> dict[str, Any]:
+    terminal = bool(game.is_terminal(state))
+    view: dict[str, Any] = {"terminal": terminal, "shown": wire.describe_state(game, state)[:MAX_SHOWN_CHARS]}
+    if terminal:
+        view["utility"] = [float(game.utility(state, 0)), float(game.utility(state, 1))]
+        view["to_move"] = None
+    else:
+        view["to_move"] = int(game.to_move(state))
+    return view
 
 
-def _sub_show(state: SubtractionState) -> str:
-    return f"n = {state.n}, player {state.to_move} to move"
+class LocalRules:
+    """The rules of a game object in this process, spoken in JSON (for trusted games, and inside the
+    sandboxed process of a student's game)."""
+
+    def __init__(self, game: Any):
+        self.game = game
+
+    def starts(self, n: int, seed: int, opening: int = 0) -> list[JSON]:
+        """`n` start states as JSON (see `gamekit.tournament.schedule.draw_starts`)."""
+        from .schedule import draw_starts
+
+        return draw_starts(self.game, n, seed, opening)
+
+    def look(self, state: JSON) -> dict[str, Any]:
+        """Is the game over in `state` (then both utilities), else who moves; and the position as text."""
+        return _view(self.game, wire.state_from_json(self.game, state))
+
+    def play(self, state: JSON, move: JSON) -> dict[str, Any]:
+        """The move as the game writes it, the new state, and its view; `BadMove` for a reply it does not take."""
+        game = self.game
+        current = wire.state_from_json(game, state)
+        try:
+            decoded = wire.move_from_json(game, move)
+        except (MoveTypeError, TypeError, ValueError, KeyError, IndexError) as exc:
+            raise BadMove("wrong type", str(exc)[:300]) from None
+        try:
+            after = game.play(current, decoded)
+        except IllegalMoveError as exc:
+            raise BadMove("illegal move", str(exc)[:300]) from None
+        except Exception as exc:  # any reply the game cannot take is the replier's fault
+            raise BadMove("illegal move", f"{type(exc).__name__}: {exc}"[:300]) from None
+        after_json = wire.state_to_json(game, after)
+        return {"move": wire.move_to_json(game, decoded), "state": after_json, "view": _view(game, after)}
+
+    def close(self) -> None:
+        pass
 
 
-SUBTRACTION = GameKind(
-    name="subtraction",
-    describe="subtract 3, 5 or 11; reach exactly 0 to win (random start 20..50)",
-    make=lambda p: SubtractionGame(start=int(p["start"]), moves=tuple(p["moves"])),
-    state_to_json=lambda s: [s.n, s.to_move],
-    state_from_json=_sub_state,
-    move_to_json=lambda m: m,
-    move_from_json=lambda m: _int(m, "a subtraction move"),
-    show=_sub_show,
-    defaults={"start": 50, "moves": [3, 5, 11]},
-)
-
-# --- TicTacToe -------------------------------------------------------------------------------------
-
-
-def _ttt_state(data: JSON) -> tuple[str, ...]:
-    if not isinstance(data, str) or len(data) != 9:
-        raise ValueError(f"a TicTacToe state is 9 characters of X, O and '.', got {data!r}")
-    return tuple(data)
+def serve_rules(rules: LocalRules, message: Mapping[str, Any]) -> dict[str, Any]:
+    """One request to a game's process, answered (used by `child.serve` with the role "game")."""
+    op = message.get("op")
+    try:
+        if op == "starts":
+            return {"starts": rules.starts(int(message["n"]), int(message["seed"]), int(message["opening"]))}
+        if op == "look":
+            return {"view": rules.look(message["state"])}
+        if op == "play":
+            return rules.play(message["state"], message["move"])
+    except BadMove as bad:
+        return {"bad": bad.reason, "detail": bad.detail}
+    return {"error": f"unknown request {op!r}"}
 
 
-TICTACTOE = GameKind(
-    name="tictactoe",
-    describe="TicTacToe: X (player 0) moves first; a move is a square 0..8",
-    make=lambda p: TicTacToe(),
-    state_to_json=lambda s: "".join(s),
-    state_from_json=_ttt_state,
-    move_to_json=lambda m: m,
-    move_from_json=lambda m: _int(m, "a TicTacToe move (a square 0..8)"),
-    show=board_text,
-    defaults={},
-)
-
-# --- Nim and misère Nim ----------------------------------------------------------------------------
+# --- checking what a student's game process sends back -------------------------------------------
 
 
-def _nim_state(data: JSON) -> NimState:
-    piles, to_move = data
-    return NimState(tuple(int(p) for p in piles), int(to_move))
+def _size(value: JSON, what: str, name: str) -> JSON:
+    import json
+
+    if len(json.dumps(value, separators=(",", ":"))) > MAX_STATE_BYTES:
+        raise GameFailure(f"the game {name} sent {what} larger than {MAX_STATE_BYTES} bytes of JSON")
+    return value
 
 
-def _nim_move(data: JSON) -> tuple[int, int]:
-    if not isinstance(data, list) or len(data) != 2:
-        raise WrongMoveType(f"a Nim move is a pair [pile, sticks taken], got {data!r} ({type(data).__name__})")
-    return (_int(data[0], "the pile of a Nim move"), _int(data[1], "the sticks taken in a Nim move"))
+def checked_view(view: Any, name: str = "") -> dict[str, Any]:
+    """A view from the game `name`'s process, checked field by field (a `GameFailure` names what is wrong)."""
+    try:
+        return _checked_view(view)
+    except GameFailure as failure:
+        raise GameFailure(f"the game {name}: {failure}") from None
 
 
-def _nim_show(state: NimState) -> str:
-    return "\n".join(f"pile {i}: {'|' * p} ({p})" for i, p in enumerate(state.piles))
+def _checked_view(view: Any) -> dict[str, Any]:
+    if not isinstance(view, dict) or not isinstance(view.get("terminal"), bool):
+        raise GameFailure(f"the game's answer is not a position's view: {str(view)[:200]}")
+    shown = view.get("shown")
+    if not isinstance(shown, str):
+        raise GameFailure("the game's text for a position is not a string")
+    out: dict[str, Any] = {"terminal": view["terminal"], "shown": shown[:MAX_SHOWN_CHARS], "to_move": None}
+    if view["terminal"]:
+        u: Any = view.get("utility")
+        ok = isinstance(u, list) and len(u) == 2
+        ok = ok and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in u)
+        if not ok or not all(-1.0 <= x <= 1.0 for x in u):
+            raise GameFailure(f"the game's utilities at the end are not two numbers in [-1, 1]: {str(u)[:100]}")
+        out["utility"] = [float(u[0]), float(u[1])]
+    else:
+        to_move = view.get("to_move")
+        if to_move not in (0, 1) or isinstance(to_move, bool):
+            raise GameFailure(f"the game says player {str(to_move)[:50]} is to move (must be 0 or 1)")
+        out["to_move"] = int(to_move)
+    return out
 
 
-def _nim_kind(name: str, misere: bool) -> GameKind:
-    rule = "whoever takes the last stick loses" if misere else "whoever takes the last stick wins"
-    return GameKind(
-        name=name,
-        describe=f"{'misère ' if misere else ''}Nim 3, 5, 7: {rule}; a move is [pile, sticks taken]",
-        make=lambda p: Nim(tuple(p["piles"]), misere=misere),
-        state_to_json=lambda s: [list(s.piles), s.to_move],
-        state_from_json=_nim_state,
-        move_to_json=lambda m: [m[0], m[1]],
-        move_from_json=_nim_move,
-        show=_nim_show,
-        defaults={"piles": [3, 5, 7]},
-    )
+def open_rules(ref: GameRef, jailed: bool = True) -> Any:
+    """The referee's rules for `ref`: in this process for a game of gamekit, else in a sandboxed
+    process (`jailed=False`: a process without bubblewrap, only with the teacher's --trusted-code)."""
+    if ref.trusted:
+        return LocalRules(build(ref))
+    return JailedRules(ref, jailed=jailed)
 
 
-NIM = _nim_kind("nim", misere=False)
-MISERE_NIM = _nim_kind("misere-nim", misere=True)
-
-# --- generalised Nim -------------------------------------------------------------------------------
+#: What a student's game's process gets: seconds per request, memory, output.
+GAME_SECONDS = 10.0
 
 
-def _uses_to_json(uses: float) -> JSON:
-    return None if uses == math.inf else int(uses)
+class JailedRules:
+    """The rules of a student's game, asked of its own sandboxed process in JSON."""
 
+    def __init__(self, ref: GameRef, jailed: bool = True):
+        from .sandbox import AgentFailure, AgentProcess, Limits
 
-def _uses_from_json(uses: JSON) -> float:
-    return math.inf if uses is None else int(uses)
+        self.ref = ref
+        limits = Limits(move_seconds=GAME_SECONDS, bank_seconds=0, startup_seconds=GAME_SECONDS, memory_mb=1024)
+        self.process = AgentProcess("", limits, jailed=jailed, role="game", game_source=ref.source)
+        try:
+            self.process.wait_ready(self.process.start())
+            self._ask({"op": "new", "game": ref.as_dict() | {"source": None}}, "building the game")
+        except AgentFailure as failure:
+            self.close()
+            raise GameFailure(f"the game {ref.name} failed to load: {failure.reason}: {failure.detail}") from None
 
+    def _ask(self, message: dict[str, Any], doing: str) -> dict[str, Any]:
+        from .sandbox import AgentFailure
 
-def _gnim_to_json(s: GNimState) -> JSON:
-    budgets = [[[take, _uses_to_json(uses)] for take, uses in b] for b in s.budgets]
-    return {"board": s.board, "budgets": budgets, "to_move": s.to_move, "won": s.won}
+        try:
+            reply = self.process.request(message, GAME_SECONDS)
+        except AgentFailure as failure:
+            raise GameFailure(f"the game {self.ref.name} failed {doing}: {failure.reason}: {failure.detail}") from None
+        if "error" in reply:
+            detail = str(reply["error"])[:500] + ("\n" + str(reply["trace"])[:1500] if reply.get("trace") else "")
+            raise GameFailure(f"the game {self.ref.name} failed {doing}: {detail}")
+        return reply
 
+    def starts(self, n: int, seed: int, opening: int = 0) -> list[JSON]:
+        reply = self._ask({"op": "starts", "n": n, "seed": seed, "opening": opening}, "drawing start positions")
+        starts = reply.get("starts")
+        if not isinstance(starts, list) or len(starts) != n:
+            raise GameFailure(f"the game {self.ref.name} sent {str(starts)[:100]} for {n} start positions")
+        return [_size(s, "a start state", self.ref.name) for s in starts]
 
-def _gnim_from_json(data: JSON) -> GNimState:
-    budgets = tuple(tuple((int(t), _uses_from_json(u)) for t, u in b) for b in data["budgets"])
-    return GNimState(int(data["board"]), budgets, int(data["to_move"]), bool(data["won"]))  # type: ignore[arg-type]
+    def look(self, state: JSON) -> dict[str, Any]:
+        return checked_view(
+            self._ask({"op": "look", "state": state}, "looking at a position").get("view"), self.ref.name
+        )
 
+    def play(self, state: JSON, move: JSON) -> dict[str, Any]:
+        from .sandbox import AgentFailure
 
-def _gnim_make(p: Mapping[str, Any]) -> GeneralizedNim:
-    moves = [{int(t): _uses_from_json(u) for t, u in budget} for budget in p["moves"]]
-    return GeneralizedNim(int(p["board"]), moves)
+        t0 = time.monotonic()
+        try:
+            reply = self.process.request({"op": "play", "state": state, "move": move}, GAME_SECONDS)
+        except AgentFailure as failure:  # the game's code could not take this reply: the replier's fault
+            raise BadMove(
+                "illegal move",
+                f"the game's own code failed on it ({failure.reason}, after {time.monotonic() - t0:.1f} s)",
+            ) from None
+        if "bad" in reply:
+            reason = reply["bad"] if reply["bad"] in ("wrong type", "illegal move") else "illegal move"
+            raise BadMove(reason, str(reply.get("detail", ""))[:300])
+        if "error" in reply:
+            raise BadMove("illegal move", f"the game's own code failed on it: {str(reply['error'])[:300]}")
+        if "state" not in reply or "move" not in reply:
+            raise GameFailure(f"the game {self.ref.name} answered a move with {str(reply)[:200]}")
+        return {
+            "move": _size(reply["move"], "a move", self.ref.name),
+            "state": _size(reply["state"], "a state", self.ref.name),
+            "view": checked_view(reply.get("view"), self.ref.name),
+        }
 
-
-def _gnim_show(s: GNimState) -> str:
-    def budget(b: Any) -> str:
-        return ", ".join(f"take {t}: {'∞' if u == math.inf else u}×" for t, u in b)
-
-    return f"{s.board} stones, player {s.to_move} to move\nP0 {budget(s.budgets[0])}\nP1 {budget(s.budgets[1])}"
-
-
-GENERALIZED_NIM = GameKind(
-    name="generalized-nim",
-    describe="the project's generalised Nim: one pile of 24, per-player budgets of moves; took last wins",
-    make=_gnim_make,
-    state_to_json=_gnim_to_json,
-    state_from_json=_gnim_from_json,
-    move_to_json=lambda m: m,
-    move_from_json=lambda m: _int(m, "a generalised Nim move (stones taken)"),
-    show=_gnim_show,
-    # budgets as [[stones taken, uses or null for unlimited], ...] per player (the arena's game)
-    defaults={"board": 24, "moves": [[[1, 4], [2, None], [3, 2]], [[1, None], [2, 3], [4, None]]]},
-)
-
-GAMES: dict[str, GameKind] = {k.name: k for k in (SUBTRACTION, TICTACTOE, NIM, MISERE_NIM, GENERALIZED_NIM)}
-
-
-def game_kind(name: str) -> GameKind:
-    """The course game called `name` (subtraction, tictactoe, nim, misere-nim, generalized-nim)."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; the tournament knows: {', '.join(GAMES)}")
-    return GAMES[name]
+    def close(self) -> None:
+        self.process.close()

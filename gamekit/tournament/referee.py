@@ -1,9 +1,10 @@
 """The referee: plays one game between two submissions and returns its record.
 
-The referee owns the game: it builds the game from its name, keeps the state, sends the state
-to the agent whose turn it is, decodes the reply strictly (`GameKind.move_from_json`) and lets
-the game's own rules judge it (`game.play`). Nothing an agent does in its process can change
-that state. A failure of any kind (too slow, a crash, an exception, an illegal move, a reply of
+The referee owns the game: it keeps the state (as JSON), sends it to the agent whose turn it
+is, and lets the game's rules decode the reply strictly (the game's wire format, `gamekit.wire`)
+and judge it (`game.play`): in the referee's process for a game of the course, in the game's own
+sandboxed process for a student's game (`gamekit.tournament.games`). Nothing an agent does in
+its process can change that state. A failure of any kind (too slow, a crash, an exception, an illegal move, a reply of
 the wrong type, a sandbox violation) loses the game for the agent that failed; the record says
 why, and the tournament goes on.
 
@@ -19,8 +20,8 @@ import types
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..protocol import IllegalMoveError
-from .games import GameKind, WrongMoveType, game_kind
+from .. import wire
+from .games import BadMove, GameRef, open_rules, resolve_game
 from .sandbox import AgentFailure, AgentProcess, Limits, spend, time_left
 
 
@@ -28,6 +29,8 @@ from .sandbox import AgentFailure, AgentProcess, Limits, spend, time_left
 class GameSpec:
     """Everything needed to play one game, as JSON data.
 
+    game: the game's name as the tournament was given it; target and game_source: its class
+    ("module:Class") and, for a student's game, its file's text (see `gamekit.tournament.games`);
     agents: the two agents' ids, seat 0 (moves first) first; sources: their files' text; seeds:
     the seed each agent's process starts its global generators with; start: the start state as
     JSON; sandbox=False plays both agents in the referee's own process (trusted code only: no
@@ -44,12 +47,20 @@ class GameSpec:
     limits: dict[str, Any]
     sandbox: bool = True
     trusted_code: bool = False  # True: agents run without bubblewrap (the teacher's --trusted-code)
+    target: str = ""  # "" for a short name: resolved from `game`
+    game_source: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def ref(self) -> GameRef:
+        """The game this spec plays."""
+        if not self.target:
+            return resolve_game(self.game, self.params)
+        return GameRef(self.game, self.target, dict(self.params), self.game_source)
 
-def _record(spec: GameSpec, kind: GameKind) -> dict[str, Any]:
+
+def _record(spec: GameSpec, view: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": spec.id,
         "game": spec.game,
@@ -59,7 +70,7 @@ def _record(spec: GameSpec, kind: GameKind) -> dict[str, Any]:
         "moves": [],
         "movers": [],
         "states": [spec.start],
-        "shown": [kind.show(kind.state_from_json(spec.start))],
+        "shown": [view["shown"]],
         "times": [],
         "winner": None,
         "score": [0.5, 0.5],
@@ -71,8 +82,8 @@ def _record(spec: GameSpec, kind: GameKind) -> dict[str, Any]:
     }
 
 
-def _finish(record: dict[str, Any], kind: GameKind, game: Any, state: Any) -> None:
-    u = game.utility(state, 0), game.utility(state, 1)
+def _finish(record: dict[str, Any], view: dict[str, Any]) -> None:
+    u = view["utility"]
     record["winner"] = None if u[0] == u[1] else (0 if u[0] > u[1] else 1)
     record["score"] = [0.5, 0.5] if record["winner"] is None else [1.0 - record["winner"], float(record["winner"])]
 
@@ -84,24 +95,34 @@ def _forfeit(record: dict[str, Any], seat: int, failure: AgentFailure) -> None:
 
 
 def play_game_spec(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
-    """Play the game `spec` describes and return its record (a JSON-able dict); never raises for an agent's fault."""
+    """Play the game `spec` describes and return its record (a JSON-able dict); never raises for an
+    agent's fault (a student's game that fails raises `GameFailure`: no agent is to blame)."""
     if isinstance(spec, dict):
         spec = GameSpec(**{**spec, "agents": tuple(spec["agents"]), "sources": tuple(spec["sources"])})
-    kind = game_kind(spec.game)
+    ref = spec.ref()
     limits = Limits(**spec.limits)
     t0 = time.monotonic()
-    record = _record(spec, kind)
-    if spec.sandbox:
-        _play_sandboxed(spec, kind, limits, record)
-    else:
-        _play_in_process(spec, kind, limits, record)
+    rules = open_rules(ref, jailed=not spec.trusted_code)
+    try:
+        view = rules.look(spec.start)
+        record = _record(spec, view)
+        if spec.sandbox:
+            _play_sandboxed(spec, ref, rules, view, limits, record)
+        else:
+            _play_in_process(spec, rules, view, limits, record)
+    finally:
+        rules.close()
     record["seconds"] = time.monotonic() - t0
     return record
 
 
-def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict[str, Any]) -> None:
-    game = kind.build(spec.params)
-    agents = [AgentProcess(source, limits, jailed=not spec.trusted_code) for source in spec.sources]
+def _play_sandboxed(
+    spec: GameSpec, ref: GameRef, rules: Any, view: dict[str, Any], limits: Limits, record: dict[str, Any]
+) -> None:
+    game_source = None if ref.trusted else ref.source
+    agents = [
+        AgentProcess(source, limits, jailed=not spec.trusted_code, game_source=game_source) for source in spec.sources
+    ]
     try:
         t_start = time.monotonic()
         deadlines: list[float] = []
@@ -115,12 +136,12 @@ def _play_sandboxed(spec: GameSpec, kind: GameKind, limits: Limits, record: dict
             try:
                 agent.wait_ready(deadlines[seat])
                 record["names"][seat] = agent.name
-                agent.begin(spec.game, spec.params, seat, spec.seeds[seat])
+                agent.begin(ref, None, seat, spec.seeds[seat])
             except AgentFailure as failure:
                 _forfeit(record, seat, failure)
                 record["failed_after"] = round(time.monotonic() - t_start, 6)
                 return
-        _referee(game, kind, limits, record, lambda seat, state, seconds: agents[seat].ask(state, seconds))
+        _referee(rules, view, limits, record, lambda seat, state, seconds: agents[seat].ask(state, seconds))
     finally:
         for a in agents:
             a.stop()  # both finish at the same time
@@ -139,8 +160,10 @@ def _load_in_process(source: str, agent_id: str) -> Any:
     return module
 
 
-def _play_in_process(spec: GameSpec, kind: GameKind, limits: Limits, record: dict[str, Any]) -> None:
-    game = kind.build(spec.params)
+def _play_in_process(spec: GameSpec, rules: Any, view: dict[str, Any], limits: Limits, record: dict[str, Any]) -> None:
+    game = getattr(rules, "game", None)
+    if game is None:
+        raise ValueError("sandbox=False plays only the course's own games (a student's game runs sandboxed)")
     saved = random.getstate()  # agents may use the global generator; leave it as we found it
     try:
         movers = []
@@ -160,13 +183,13 @@ def _play_in_process(spec: GameSpec, kind: GameKind, limits: Limits, record: dic
         def ask(seat: int, state: Any, seconds: float) -> tuple[Any, float]:
             t = time.perf_counter()
             try:
-                move = movers[seat](kind.state_from_json(state))
+                move = movers[seat](wire.state_from_json(game, state))
             except Exception as exc:
                 raise AgentFailure("exception", f"{type(exc).__name__}: {exc}") from None
             elapsed = time.perf_counter() - t
             return _to_json_in_process(move), elapsed
 
-        _referee(game, kind, limits, record, ask)
+        _referee(rules, view, limits, record, ask)
     finally:
         random.setstate(saved)
 
@@ -180,39 +203,37 @@ def _to_json_in_process(move: Any) -> Any:
         raise AgentFailure("wrong type", f"the reply is not JSON data: {type(move).__name__}: {move!r}") from None
 
 
-def _referee(game: Any, kind: GameKind, limits: Limits, record: dict[str, Any], ask: Any) -> None:
-    """The game loop: ask, decode, judge, until the end (or a forfeit, or the move cap)."""
-    state = kind.state_from_json(record["start"])
+def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str, Any], ask: Any) -> None:
+    """The game loop: ask, let the rules judge, until the end (or a forfeit, or the move cap).
+
+    The state is JSON throughout; `rules` (`gamekit.tournament.games`) decode, judge and encode.
+    """
+    state = record["start"]
     banks = [limits.bank_seconds, limits.bank_seconds]
-    while not game.is_terminal(state):
+    while not view["terminal"]:
         if len(record["moves"]) >= limits.max_moves:
             record.update(reason="move cap", detail=f"stopped as a draw after {limits.max_moves} moves")
             return
-        seat = game.to_move(state)
+        seat = view["to_move"]
         t0 = time.monotonic()
         try:
-            reply, elapsed = ask(seat, kind.state_to_json(state), time_left(limits, banks[seat]))
+            reply, elapsed = ask(seat, state, time_left(limits, banks[seat]))
             banks[seat] = spend(limits, banks[seat], elapsed)
             try:
-                move = kind.move_from_json(reply)
-            except (WrongMoveType, TypeError, ValueError, KeyError, IndexError) as exc:
-                raise AgentFailure("wrong type", str(exc)[:300]) from None
-            try:
-                state = game.play(state, move)
-            except IllegalMoveError as exc:
-                raise AgentFailure("illegal move", str(exc)) from None
-            except Exception as exc:  # any reply the game cannot take is the replier's fault
-                raise AgentFailure("illegal move", f"{type(exc).__name__}: {exc}"[:300]) from None
+                played = rules.play(state, reply)
+            except BadMove as bad:
+                raise AgentFailure(bad.reason, bad.detail) from None
         except AgentFailure as failure:
             _forfeit(record, seat, failure)
             record["failed_after"] = round(time.monotonic() - t0, 6)
             return
-        record["moves"].append(kind.move_to_json(move))
+        state, view = played["state"], played["view"]
+        record["moves"].append(played["move"])
         record["movers"].append(seat)
-        record["states"].append(kind.state_to_json(state))
-        record["shown"].append(kind.show(state))
+        record["states"].append(state)
+        record["shown"].append(view["shown"])
         record["times"].append(round(elapsed, 6))
-    _finish(record, kind, game, state)
+    _finish(record, view)
 
 
 def check_source(source: str, label: str) -> str | None:

@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from ..isolation import require_bwrap
-from .games import game_kind
+from .games import GameRef, open_rules, resolve_game
 from .house import HOUSE_RANDOM
 from .referee import GameSpec, check_source, play_game_spec
 from .sandbox import Limits
-from .schedule import FORMATS, derived_seed, draw_starts, schedule
+from .schedule import FORMATS, derived_seed, schedule
 from .store import Store
 from .zygote import close_jails
 
@@ -112,22 +112,26 @@ class Tournament:
                 "or choose a new file"
             )
         if stored is None:
-            kind = game_kind(game)
-            kind.build(params)  # refuses unknown parameters before anything is stored
+            ref = resolve_game(game, params)  # a student's game is read here, never run
             if format not in FORMATS:
                 raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
             if isinstance(starts, bool) or not isinstance(starts, int) or starts < 1:
                 raise ValueError(f"starts must be a whole number >= 1, got {starts!r}")
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise TypeError(f"seed must be a whole number, got {seed!r}")
-            draw_starts(kind, dict(params or {}), 1, seed, opening)  # refuses a bad opening
+            if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
+                raise ValueError(f"opening must be a whole number of moves >= 0, got {opening!r}")
+            if ref.trusted:  # refuses unknown parameters before anything is stored (a student's game: at the run)
+                open_rules(ref).starts(1, seed, opening)
             entrants = [_entrant(p) for p in submissions([*agents, *gauntlet])]
             if not entrants:
                 raise ValueError("no submissions given: name .py files or folders of them")
             gauntlet_ids = [p.stem for p in submissions(gauntlet)] if gauntlet else []
             config = {
-                "game": game,
-                "params": dict(params or {}),
+                "game": ref.name,
+                "target": ref.target,
+                "game_source": ref.source,
+                "params": ref.params,
                 "starts": starts,
                 "opening": opening,
                 "seed": seed,
@@ -140,7 +144,12 @@ class Tournament:
                 self.store.put_agent(e.row())
             self.store.set_meta("config", config)
         self.config: dict[str, Any] = self.store.get_meta("config")
-        self.kind = game_kind(self.config["game"])
+        cfg = self.config
+        if "target" in cfg:
+            self.game = GameRef(cfg["game"], cfg["target"], dict(cfg["params"]), cfg.get("game_source"))
+        else:  # a tournament stored before games were named by class: a short name and its parameters
+            self.game = resolve_game(cfg["game"], cfg["params"])
+        self._start_cache: dict[int, list[Any]] = {}
         self.limits = Limits(**self.config["limits"])
 
     @classmethod
@@ -174,8 +183,10 @@ class Tournament:
     ) -> GameSpec:
         return GameSpec(
             id=gid,
-            game=self.config["game"],
-            params=self.config["params"],
+            game=self.game.name,
+            target=self.game.target,
+            game_source=self.game.source,
+            params=self.game.params,
             start=start,
             agents=(first[0], second[0]),
             sources=(first[1], second[1]),
@@ -255,8 +266,13 @@ class Tournament:
 
     # --- the schedule ---
     def _starts(self, n: int) -> list[Any]:
-        cfg = self.config
-        return draw_starts(self.kind, cfg["params"], n, cfg["seed"], cfg.get("opening", 0))
+        if n not in self._start_cache:  # the config never changes: n alone decides the starts
+            rules = open_rules(self.game, jailed=not self.trusted_code)
+            try:
+                self._start_cache[n] = rules.starts(n, self.config["seed"], self.config.get("opening", 0))
+            finally:
+                rules.close()
+        return self._start_cache[n]
 
     def games(self) -> list[GameSpec]:
         """Every game of the tournament between accepted entrants, in schedule order."""

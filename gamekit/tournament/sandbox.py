@@ -24,6 +24,7 @@ from typing import Any
 
 from ..jsonio import JSONLoadError, parse_json
 from .child import AGENT_FILE, OUTPUT_FILE
+from .games import GAME_FILE, GameRef, resolve_game
 from .zygote import Zygote, agent_zygote, shared_zygote
 
 MAX_REPLY_BYTES = 1 << 20
@@ -96,6 +97,8 @@ class AgentProcess:
     limits: Limits
     zygote: Zygote | None = None
     jailed: bool = True  # False: trusted code, no OS boundary (only with the teacher's --trusted-code)
+    role: str = "agent"  # "game": the process of a student's game (`games.JailedRules`), not an agent
+    game_source: str | None = None  # a student's game: its file's text, put beside the agent (GAME_FILE)
     name: str = ""
     kind: str = ""
     pid: int = 0
@@ -108,14 +111,19 @@ class AgentProcess:
 
     def start(self) -> float:
         """Fork the process, load the file; returns the deadline by which it must say it is ready."""
-        if self.zygote is None:
-            self.zygote = agent_zygote(self.source) if self.jailed else shared_zygote()
-        self.folder = tempfile.mkdtemp(prefix="gamekit-agent-", dir=self.zygote.jail)
-        with open(os.path.join(self.folder, AGENT_FILE), "w", encoding="utf-8") as f:
-            f.write(self.source)
+        own = self.source if self.role == "agent" else (self.game_source or "")
+        if self.zygote is None:  # one jail per file: an agent's, or a game's (never shared between them)
+            self.zygote = agent_zygote(own, self.role) if self.jailed else shared_zygote()
+        self.folder = tempfile.mkdtemp(prefix=f"gamekit-{self.role}-", dir=self.zygote.jail)
+        files = {AGENT_FILE: self.source} if self.role == "agent" else {}
+        if self.game_source is not None:
+            files[GAME_FILE] = self.game_source
+        for name, text in files.items():
+            with open(os.path.join(self.folder, name), "w", encoding="utf-8") as f:
+                f.write(text)
         deadline = time.monotonic() + self.limits.startup_seconds
         try:
-            self.pid, self._write, self._read = self.zygote.spawn(self.folder, self.limits.child_limits())
+            self.pid, self._write, self._read = self.zygote.spawn(self.folder, self.limits.child_limits(), self.role)
         except (OSError, RuntimeError, ValueError) as exc:  # its zygote is gone: only the agent can end it
             raise AgentFailure("crash", f"its sandbox ended before the game ({type(exc).__name__})") from None
         return deadline
@@ -129,9 +137,12 @@ class AgentProcess:
             raise AgentFailure("startup", error + ("\n" + trace if trace else ""))
         self.name, self.kind = str(reply["name"]), str(reply["kind"])
 
-    def begin(self, game: str, params: dict[str, Any], seat: int, seed: int) -> None:
-        """Tell the agent a game starts: it builds its game and, for a class, its Agent(game, seat)."""
-        self._send({"op": "start", "game": game, "params": params, "seat": seat, "seed": seed})
+    def begin(self, game: str | GameRef, params: dict[str, Any] | None, seat: int, seed: int) -> None:
+        """Tell the agent a game starts: it builds its game and, for a class, its Agent(game, seat).
+
+        `game` is a short name or a `GameRef`; a student's game is built from GAME_FILE in its folder."""
+        ref = resolve_game(game, params)
+        self._send({"op": "start", "game": ref.as_dict() | {"source": None}, "seat": seat, "seed": seed})
         reply = self._receive(time.monotonic() + self.limits.startup_seconds, "startup")
         if not reply.get("ok"):
             raise AgentFailure("exception", reply.get("error", f"unexpected answer {reply!r}"))
@@ -167,6 +178,11 @@ class AgentProcess:
                 detail += "\n" + str(reply["trace"])[:1500]
             raise AgentFailure("memory" if memory else "exception", detail)
         raise AgentFailure("protocol", f"unexpected answer {reply!r}"[:300])
+
+    def request(self, message: dict[str, Any], seconds: float) -> dict[str, Any]:
+        """Send `message` and return the answer (a role "game" process); `AgentFailure` if none comes in time."""
+        self._send(message)
+        return self._receive(time.monotonic() + seconds, "timeout")
 
     def _send(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()

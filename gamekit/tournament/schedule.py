@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .games import GameKind
+from .. import wire
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -29,8 +29,8 @@ def derived_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def draw_starts(kind: GameKind, params: dict[str, Any], starts: int, seed: int, opening: int = 0) -> list[Any]:
-    """`starts` start states as JSON, each drawn with its own seed.
+def draw_starts(game: Any, starts: int, seed: int, opening: int = 0) -> list[Any]:
+    """`starts` start states of `game` as JSON (its wire format), each drawn with its own seed.
 
     A start is the game's `random_start` if it has one (else its initial state), followed by
     `opening` random moves (an opening book in miniature: it varies the games of deterministic
@@ -39,7 +39,6 @@ def draw_starts(kind: GameKind, params: dict[str, Any], starts: int, seed: int, 
     """
     if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
         raise ValueError(f"opening must be a whole number of moves >= 0, got {opening!r}")
-    game = kind.build(params)
     out = []
     for k in range(starts):
         rng = np.random.default_rng(derived_seed(seed, "start", k))
@@ -50,7 +49,7 @@ def draw_starts(kind: GameKind, params: dict[str, Any], starts: int, seed: int, 
             if not moves:
                 break
             state = game.play(state, moves[int(rng.integers(len(moves)))])
-        out.append(kind.state_to_json(state))
+        out.append(wire.state_to_json(game, state))
     return out
 
 

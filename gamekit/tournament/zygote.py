@@ -132,7 +132,7 @@ def serve_forever(fd: int, jailed: bool = False) -> None:
                     os.setsid()
                     _close_other_fds({to_child_r, from_child_w})
                     channel = child.Channel(to_child_r, from_child_w)
-                    child.serve(channel, request["folder"], request["limits"], readable)
+                    child.serve(channel, request["folder"], request["limits"], readable, request.get("role", "agent"))
                 finally:
                     os._exit(70)
             live.add(pid)
@@ -225,10 +225,11 @@ class Zygote:
         self.pid = json.loads(data)["pid"]
         self.sock.settimeout(30.0)
 
-    def spawn(self, folder: str, limits: dict[str, Any]) -> tuple[int, int, int]:
-        """A new agent process in `folder`: (pid, fd to write requests to, fd to read replies from)."""
+    def spawn(self, folder: str, limits: dict[str, Any], role: str = "agent") -> tuple[int, int, int]:
+        """A new process in `folder` (an agent, or a student's game with role "game"):
+        (pid, fd to write requests to, fd to read replies from)."""
         with self.lock:
-            self.sock.send(json.dumps({"op": "spawn", "folder": folder, "limits": limits}).encode())
+            self.sock.send(json.dumps({"op": "spawn", "folder": folder, "limits": limits, "role": role}).encode())
             data, fds, _, _ = socket.recv_fds(self.sock, PACKET, 2)
         if not data or len(fds) != 2:
             raise RuntimeError("the agent zygote stopped answering")
@@ -305,7 +306,7 @@ _JAILS: dict[str, Zygote] = {}
 _JAILS_PID = 0
 
 
-def agent_zygote(source: str) -> Zygote:
+def agent_zygote(source: str, role: str = "agent") -> Zygote:
     """The jailed zygote of one agent (keyed by the SHA-256 of its source), started on first use.
 
     Each agent gets its own bubblewrap namespaces and its own folder, so agents never share a
@@ -315,7 +316,7 @@ def agent_zygote(source: str) -> Zygote:
     from ..isolation import require_bwrap
 
     require_bwrap()
-    key = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    key = role + ":" + hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
     with _ZYGOTE_LOCK:
         if os.getpid() != _JAILS_PID:  # a forked worker starts its own
             _JAILS.clear()
