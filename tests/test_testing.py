@@ -393,3 +393,32 @@ def test_the_checker_writes_no_files_beside_the_notebook(tmp_path, monkeypatch):
     assert check_game(SubtractionGame(20), games=5).positions > 0
     assert not beside.exists()
     assert configuration.storage_directory().path == beside  # afterwards hypothesis is as it was
+
+
+def test_dots_and_boxes_is_searched_exactly_by_alpha_beta_and_played_well_by_mcts_from_both_seats():
+    """A game with extra turns (closing a box moves again): the searches ask `to_move`, never assume turns alternate."""
+    from gamekit import MCTS, alphabeta, best_moves, minimax, solve
+
+    game = __import__("own_games").DotsAndBoxes()
+    values = solve(game)
+    extra = [
+        s
+        for s in values
+        if not game.is_terminal(s)
+        and any(
+            game.to_move(game.play(s, m)) == game.to_move(s) and not game.is_terminal(game.play(s, m))
+            for m in game.legal_moves(s)
+        )
+    ]
+    assert extra  # positions where some move gives the mover another turn
+    for s in extra[:40] + [game.initial_state()]:
+        assert alphabeta(game, s).value == minimax(game, s).value == values[s]
+    checked = {0: 0, 1: 0}
+    telling = [
+        s for s in values if not game.is_terminal(s) and len(best_moves(game, s, values)) < len(game.legal_moves(s))
+    ]
+    for k, s in enumerate(telling[:12]):  # positions where a wrong move exists
+        move = MCTS(game, seed=k).search(s, iterations=3000)
+        assert move in best_moves(game, s, values), (s, move)
+        checked[game.to_move(s)] += 1
+    assert checked[0] and checked[1]  # from both seats

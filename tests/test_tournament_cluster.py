@@ -129,6 +129,19 @@ def test_a_tournament_on_a_loopback_dask_cluster_equals_the_local_run(dask_clust
     assert [(e.id, e.status) for e in remote.entrants()] == [(e.id, e.status) for e in local.entrants()]
 
 
+def test_a_students_game_given_by_its_file_plays_on_the_cluster_as_locally(dask_cluster, tmp_path):
+    # the game's text travels in each game's spec: the workers need no copy of the file
+    game = f"{Path(__file__).parent / 'own_games.py'}:DotsAndBoxes"
+    agents = SAMPLES[:2]
+    local = Tournament(tmp_path / "local.sqlite", agents, game=game, starts=1, seed=4, limits=FAST)
+    local.run(workers=2)
+    address, certs = dask_cluster
+    remote = Tournament(tmp_path / "remote.sqlite", agents, game=game, starts=1, seed=4, limits=FAST)
+    remote.run(scheduler=address, tls=certs)
+    assert len(remote.records()) == 2 and all(r["forfeit"] is None for r in remote.records())
+    assert [without_times(r) for r in remote.records()] == [without_times(r) for r in local.records()]
+
+
 def test_the_cluster_has_no_door_without_a_certificate(dask_cluster, tmp_path):
     """What an agent (or anyone on the network) could try: connect without TLS, or with TLS but
     without a certificate of the class's authority, or ask the tournament for a plain scheduler."""
