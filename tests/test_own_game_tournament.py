@@ -55,7 +55,7 @@ def test_dots_and_boxes_is_played_through_the_tournament_by_sandboxed_agents(dot
     game = dots_and_boxes()
     extra_turns = 0
     for r in records:
-        assert r["forfeit"] is None and r["game"] == f"{OWN}:DotsAndBoxes"
+        assert r["forfeit"] is None and r["game"] == "own_games.py:DotsAndBoxes"
         state = wire.state_from_json(game, r["start"])
         for mover, move in zip(r["movers"], r["moves"]):
             assert mover == game.to_move(state)  # the referee asked whoever the game said moves
@@ -75,7 +75,7 @@ def test_dots_and_boxes_is_played_through_the_tournament_by_sandboxed_agents(dot
     results = Results(t)
     assert results.standings(reps=50)[0].id == "perfect"
     page = leaderboard_html(results)
-    assert "DotsAndBoxes" in page and "Replay" in page
+    assert "own_games.py:DotsAndBoxes" in page and "Replay" in page and str(HERE) not in page
 
 
 def test_the_teachers_process_never_runs_the_games_file(dots_run):
@@ -150,7 +150,7 @@ def test_a_snooping_game_reads_writes_and_reaches_nothing_outside_its_sandbox(tm
         seed=1,
         limits=FAST,
     )
-    with pytest.raises(GameFailure, match="snoop.py:Countdown failed") as failure:
+    with pytest.raises(GameFailure, match="the game snoop.py:Countdown failed") as failure:
         t.run(workers=2)
     assert "sandbox" in str(failure.value) and "CANARY" not in str(failure.value)
     assert t.records() == [] and [e.status for e in t.entrants()] == ["new", "new"]  # no agent blamed
@@ -192,7 +192,7 @@ def test_a_broken_game_stops_the_tournament_and_blames_the_game_not_an_agent(tmp
         seeds=(1, 2),
         limits=FAST.as_dict(),
     )
-    with pytest.raises(GameFailure, match="broken.py") as failure:
+    with pytest.raises(GameFailure, match="the game .*broken.py:Countdown") as failure:
         play_game_spec(spec)
     assert expected in str(failure.value)
 

@@ -158,7 +158,8 @@ def resolve_game(game: str | GameRef, params: Mapping[str, Any] | None = None) -
             raise ValueError(f"no file {where} (for the game {game!r})")
         if not path.stem.isidentifier() or path.stem == "gamekit":
             raise ValueError(f"a game's file needs a name that can be a module's, other than gamekit: {path.name}")
-        return GameRef(game, f"{path.stem}:{cls}", params, path.read_text(encoding="utf-8"))
+        # named by the file's name alone: the teacher's folders do not appear on the leaderboard
+        return GameRef(f"{path.name}:{cls}", f"{path.stem}:{cls}", params, path.read_text(encoding="utf-8"))
     if where == "gamekit" or where.startswith("gamekit."):
         return GameRef(game, f"{where}:{cls}", params)
     if "." in where or not where.isidentifier():
