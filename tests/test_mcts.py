@@ -355,7 +355,7 @@ def test_play_widget_tictactoe_and_subtraction():
     from gamekit.views.mcts import MCTSPlay
 
     w = MCTSPlay(TicTacToe(), budget=100, seed=0)
-    w.budget.value = 40  # the slider sets the budget of the next search
+    w.budget.value = 40  # the budget box sets the budget of the next search
     w.buttons[4].click()
     assert w.state.count("X") == 1 and w.state.count("O") == 1  # MCTS replied
     assert w.search.root.visits == 40 and f"<td>{w.search.best_move()} ◀" in w.table.value
@@ -376,7 +376,7 @@ def test_play_widget_tictactoe_and_subtraction():
     with pytest.raises(ValueError, match="human"):
         MCTSPlay(TicTacToe(), human=2)
     with pytest.raises(ValueError, match="budget must be"):
-        MCTSPlay(TicTacToe(), budget=5)  # outside the slider: refused, not clamped
+        MCTSPlay(TicTacToe(), budget=5)  # outside the box's range: refused, not clamped
 
 
 def test_losing_move_estimate_stays_near_random_play_for_every_seed():

@@ -14,6 +14,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from gamekit import PerfectPlayer, SubtractionGame, play_game, reachable_positions, red_blue, solve
+from gamekit.views.alt import FIGURE_KINDS
 from gamekit.views.subtraction import (
     MixedRateExplorer,
     NumberGraphExplorer,
@@ -263,7 +264,7 @@ def test_play_widget_button_plays_a_move_and_the_computer_answers():
     assert "computer subtracted" in w.message.value
     assert isinstance(w.snapshot(), Figure)
     assert "image/png" in w._repr_mimebundle_()
-    assert len(w.image.value) > 1000
+    assert len(w.image.png) > 1000 and 'alt="' in w.image.value
 
 
 def test_play_widget_perfect_human_beats_the_optimal_computer_from_a_blue_start():
@@ -313,7 +314,7 @@ def test_play_widget_new_game_settings_and_reproducible_random_opponent():
         SubtractionPlay(opponent="clever")
 
 
-def test_number_graph_explorer_slider_and_moves_box():
+def test_number_graph_explorer_n_box_and_moves_box():
     w = NumberGraphExplorer(N=10, max_N=40)
     first = w.image.value
     w.slider.value = 30
@@ -343,10 +344,15 @@ def test_mixed_rate_explorer_and_its_model():
 
 
 def _shown_width(widget):
-    width = widget.image.layout.width
-    assert width is not None and width.endswith("px"), "the image needs a fixed width, else JupyterLab stretches it"
+    import html
+    import re
+
+    shown = re.search(r"<img [^>]*alt=\"([^\"]+)\"[^>]*style=\"width:(\d+)px", widget.image.value)
+    assert shown, "the picture needs its alt text and a fixed width, else JupyterLab stretches it"
+    alt = html.unescape(shown.group(1))
+    assert alt == widget.image.alt and any(alt.startswith(kind) for kind in FIGURE_KINDS), alt
     assert widget.image.layout.align_self == "flex-start"  # and the box must not stretch it either
-    return int(width[:-2])
+    return int(shown.group(2))
 
 
 def test_widget_images_have_a_fixed_width_equal_to_their_pixel_width():
@@ -358,17 +364,17 @@ def test_widget_images_have_a_fixed_width_equal_to_their_pixel_width():
     rate = MixedRateExplorer(ps=(0.0, 1.0), games=10)
     for w in (play, graph, rate):
         assert _shown_width(w) == w.IMAGE_WIDTH
-        assert abs(png_size(w.image.value)[0] - w.IMAGE_WIDTH) <= 2  # shown at its own size: not rescaled
-    heights = [png_size(play.image.value)[1]]
+        assert abs(png_size(w.image.png)[0] - w.IMAGE_WIDTH) <= 2  # shown at its own size: not rescaled
+    heights = [png_size(play.image.png)[1]]
     while not play.over:  # the course graph grows downwards; its width stays the same
         play.play_move(3)
         assert _shown_width(play) == play.IMAGE_WIDTH
-        heights.append(png_size(play.image.value)[1])
+        heights.append(png_size(play.image.png)[1])
     assert heights[-1] > heights[0]
     graph.slider.value = 40
     graph.set_moves("3, 5, 8")
     assert _shown_width(graph) == graph.IMAGE_WIDTH
-    assert abs(png_size(graph.image.value)[0] - graph.IMAGE_WIDTH) <= 2
+    assert abs(png_size(graph.image.png)[0] - graph.IMAGE_WIDTH) <= 2
     with pytest.raises(ValueError, match="not a PNG"):
         png_size(b"GIF89a" + bytes(20))
 

@@ -83,6 +83,7 @@ __all__ = [
     "SLIDES_TEMPLATE",
     "split_long_slides",
     "THEME",
+    "figures_as_png",
     "widget_pictures",
     "write_html",
     "write_slides",
@@ -658,7 +659,7 @@ def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     from nbconvert import SlidesExporter
 
     exporter = SlidesExporter(raw_template=SLIDES_TEMPLATE, **asset_config(local))
-    body, _ = exporter.from_notebook_node(split_long_slides(nb))
+    body, _ = exporter.from_notebook_node(split_long_slides(figures_as_png(nb)))
     return body
 
 
@@ -672,8 +673,26 @@ def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
 
     config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
     exporter = HTMLExporter(raw_template=HTML_TEMPLATE, **config)
-    body, _ = exporter.from_notebook_node(widget_pictures(nb), resources={"gamekit_tables": True})
+    body, _ = exporter.from_notebook_node(widget_pictures(figures_as_png(nb)), resources={"gamekit_tables": True})
     return body
+
+
+def figures_as_png(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of `nb` whose figures are shown from their PNG output, not their `<img>` HTML.
+
+    In a kernel a figure also carries an `<img alt>` HTML form (`gamekit.views.alt`: JupyterLab
+    shows PNG outputs without alt text); the build shows the PNG itself, with the alt text from the
+    metadata, its measured font size and, on pages, the folded data table.
+    """
+    out = copy.deepcopy(nb)
+    for cell in out.cells:
+        for o in cell.get("outputs", []):
+            data, meta = o.get("data", {}), o.get("metadata", {})
+            page = data.get("text/html", "")
+            page = page if isinstance(page, str) else "".join(page)
+            if "image/png" in data and "gamekit_alt" in meta and page.startswith('<img src="data:image/png;base64,'):
+                del data["text/html"]
+    return out
 
 
 def widget_pictures(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -199,10 +199,47 @@ def figure_metadata(fig: Any) -> dict:
 
 
 _INSTALLED: list[bool] = []
+_STASH = "_gamekit_png"
+
+
+def _figure_html(formatters: Any, fig: Any) -> str | None:
+    """The figure as `<img alt="...">` (JupyterLab shows a PNG output without any alt text).
+
+    IPython asks for text/html before image/png, so the PNG drawn here is kept on the figure and
+    handed to the PNG formatter (wrapped for that), which then draws nothing again. The course
+    build shows the PNG output with its alt text from the metadata and ignores this HTML.
+    """
+    import base64
+    import html
+
+    from matplotlib.figure import Figure
+
+    png_formatter = formatters["image/png"]
+    try:
+        printer = png_formatter.lookup(fig)
+    except KeyError:
+        return None
+    original = getattr(printer, "_gamekit_original", printer)
+    if original is printer:  # (re)wrap the PNG printer the inline backend registered
+
+        def handed_over(figure: Any, _draw: Any = original) -> Any:
+            kept = figure.__dict__.pop(_STASH, None)
+            return kept if kept is not None else _draw(figure)
+
+        handed_over._gamekit_original = original  # type: ignore[attr-defined]
+        png_formatter.for_type(Figure, handed_over)
+    data = original(fig)
+    if data is None:
+        return None
+    fig.__dict__[_STASH] = data
+    b64 = base64.b64encode(data).decode("ascii") if isinstance(data, bytes) else str(data)
+    alt = html.escape(alt_text(fig), quote=True)
+    return f'<img src="data:image/png;base64,{b64}" alt="{alt}" style="max-width:100%">'
 
 
 def install() -> bool:
-    """Make every inline figure of this IPython kernel carry its alt text (idempotent).
+    """Make every inline figure of this IPython kernel carry its alt text (idempotent; call it again
+    before showing a figure yourself: the inline backend drops the figure formatters when it starts).
 
     Returns False outside IPython (nothing to do there).
     """
@@ -213,9 +250,7 @@ def install() -> bool:
     ip = get_ipython()
     if ip is None:
         return False
-    from matplotlib.figure import Figure
-
-    ip.display_formatter.formatters["text/plain"].for_type(Figure, lambda fig, p, cycle: p.text(alt_text(fig)))
+    _register(ip)
     try:
         import matplotlib_inline.backend_inline as inline
     except ImportError:  # pragma: no cover
@@ -228,9 +263,19 @@ def install() -> bool:
         meta = dict(_orig(fig) or {})
         with contextlib.suppress(Exception):  # a description must never break a figure
             meta.update(figure_metadata(fig))
+            _register(ip)  # the inline backend drops every formatter of Figure when it starts
         return meta
 
     with_alt._gamekit_alt = True  # type: ignore[attr-defined]
     inline._fetch_figure_metadata = with_alt
     _INSTALLED.append(True)
     return True
+
+
+def _register(ip: Any) -> None:
+    """Figures' text (their alt text) and HTML (`<img alt>`) formatters in the kernel `ip`."""
+    from matplotlib.figure import Figure
+
+    formatters = ip.display_formatter.formatters
+    formatters["text/plain"].for_type(Figure, lambda fig, p, cycle: p.text(alt_text(fig)))
+    formatters["text/html"].for_type(Figure, lambda fig: _figure_html(formatters, fig))

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from ..mcts import MCTS, Node
 from ..protocol import Game
 from ..solve import solve
-from .alt import figure_metadata, set_alt
+from .alt import figure_metadata, install, set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
@@ -403,6 +403,7 @@ def display_figure(fig) -> None:
     import matplotlib.pyplot as plt
     from IPython.display import display
 
+    install()  # (again: the inline backend drops the figure formatters when it starts)
     display(fig, metadata=figure_metadata(fig))
     plt.close(fig)
 
@@ -420,7 +421,7 @@ class MCTSPlay(SnapshotWidget):
             raise ValueError(f"human must be 0 (you move first) or 1 (MCTS moves first), got {human!r}")
         if isinstance(budget, bool) or not isinstance(budget, int) or not 10 <= budget <= 5000:
             raise ValueError(
-                f"budget must be a whole number of iterations from 10 to 5000 (the slider's range), got {budget!r}"
+                f"budget must be a whole number of iterations from 10 to 5000 (the budget box's range), got {budget!r}"
             )
         start = game.initial_state()
         self.is_board = isinstance(start, tuple) and len(start) == 9
@@ -428,7 +429,8 @@ class MCTSPlay(SnapshotWidget):
             raise TypeError(f"MCTSPlay plays TicTacToe or a SubtractionGame, not {game!r}")
         self.game, self.human, self.seed = game, human, seed
         self.rng = random.Random(seed)
-        self.budget = widgets.IntSlider(value=budget, min=10, max=5000, step=10, description="budget")
+        # a labelled number box, not a slider: JupyterLab names a slider's handle for no screen reader
+        self.budget = widgets.BoundedIntText(value=budget, min=10, max=5000, step=10, description="budget")
         self.new_btn = widgets.Button(description="new game")
         self.new_btn.on_click(lambda _: self.new_game())
         self.board = widgets.HTML()

@@ -14,7 +14,6 @@ says why.
 
 from __future__ import annotations
 
-import base64
 import html
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -29,7 +28,7 @@ from ..protocol import Game, Move, State, Winner, check_bool, check_int, check_p
 from ..solve import best_moves, move_values, solve
 from .alt import set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
-from .widgets import SnapshotWidget, figure_png
+from .widgets import Picture, SnapshotWidget, img_html
 
 __all__ = [
     "nim_position_words",
@@ -344,7 +343,7 @@ class NimPlay(SnapshotWidget):
         self.button = widgets.Button(description="Take", button_style="primary")
         self.new = widgets.Button(description="New game")
         self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description="show hints", indent=False)
-        self.board = widgets.Image(format="png")
+        self.board = Picture()
         self.table = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
         self.new.on_click(lambda _: self.on_new())
@@ -397,7 +396,7 @@ class NimPlay(SnapshotWidget):
     def refresh(self) -> None:
         self.table.value = self.table_html()
         fig = draw_nim(self.model, hints=self.hints.value)
-        self.board.value = base64.b64decode(figure_png(fig))
+        self.board.show(fig)
 
     def snapshot(self):
         return draw_nim(self.model, hints=self.hints.value)
@@ -406,7 +405,7 @@ class NimPlay(SnapshotWidget):
         data = super()._repr_mimebundle_(include, exclude)
         if "image/png" in data:
             data["text/html"] = (
-                self.message.value + self.table_html() + f"<img src='data:image/png;base64,{data['image/png']}'/>"
+                self.message.value + self.table_html() + img_html(data["image/png"], str(data.get("text/plain", "")))
             )
         return data
 
@@ -595,7 +594,7 @@ class GNimPlay(SnapshotWidget):
         self.seat = widgets.ToggleButtons(options=[("you are P1", 0), ("you are P2", 1)], value=self.model.human)
         self.new = widgets.Button(description="New game")
         self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description="show hints", indent=False)
-        self.board = widgets.Image(format="png")
+        self.board = Picture()
         self.log = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
         self.new.on_click(lambda _: self.on_new())
@@ -641,7 +640,7 @@ class GNimPlay(SnapshotWidget):
     def refresh(self) -> None:
         self.log.value = self.log_html()
         fig = self.snapshot()
-        self.board.value = base64.b64decode(figure_png(fig))
+        self.board.show(fig)
 
     def snapshot(self):
         return draw_gnim(self.model, hints=self.hints.value)
@@ -650,6 +649,6 @@ class GNimPlay(SnapshotWidget):
         data = super()._repr_mimebundle_(include, exclude)
         if "image/png" in data:
             data["text/html"] = (
-                self.message.value + self.log_html() + f"<img src='data:image/png;base64,{data['image/png']}'/>"
+                self.message.value + self.log_html() + img_html(data["image/png"], str(data.get("text/plain", "")))
             )
         return data

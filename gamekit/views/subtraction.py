@@ -22,14 +22,13 @@ API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.v
   start n, with the fitted growth factor; `draw_tree_growth(growth, ax=None)` plots both on a log axis.
 - Widgets (live ipywidgets + a static snapshot when run headless): `SubtractionPlay` (play against
   the computer; pure model methods `new_game(...)` and `play_move(d)`), `NumberGraphExplorer`
-  (slider for N), `MixedRateExplorer` (slider for p; pure model `mixed_win_rate(p, ...)`).
+  (a box for N), `MixedRateExplorer` (a list of p; pure model `mixed_win_rate(p, ...)`).
   Their pictures have a fixed on-screen width (`IMAGE_WIDTH` CSS pixels, the PNG's own width),
   so JupyterLab does not stretch them across the page and blur them.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -47,7 +46,7 @@ from ..protocol import IllegalMoveError, Winner, check_bool, check_int, check_na
 from .alt import set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, NODE_SHAPE, RED
 from .style import FONT, TITLE, readable
-from .widgets import SnapshotWidget
+from .widgets import Picture, SnapshotWidget
 
 __all__ = [
     "backward_labels",
@@ -667,15 +666,6 @@ def draw_tree_growth(growth: TreeGrowth, ax=None):
 # --------------------------------------------------------------------------------------
 
 
-def _png(fig, dpi: int) -> bytes:
-    """The figure as PNG bytes at `dpi` (and closed). Widget images are drawn at the size they are
-    shown (`IMAGE_WIDTH` = the PNG's width), so neither JupyterLab nor the slides rescale them."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
-
-
 def png_size(data: bytes) -> tuple[int, int]:
     """(width, height) in pixels of a PNG, read from its header."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -686,17 +676,13 @@ def png_size(data: bytes) -> tuple[int, int]:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
-def _image(width: int) -> widgets.Image:
-    """An Image widget with a fixed width in CSS pixels (height follows the picture).
+def _image(width: int) -> Picture:
+    """A picture with its alt text and a fixed width in CSS pixels (height follows the picture).
 
     Without a width, JupyterLab's widget boxes stretch an image across the whole output area,
-    which blows up the picture and makes it blurry; `align_self` keeps the box from stretching
-    it even where a style sheet overrides the width (the course's slides do).
+    which blows up the picture and makes it blurry.
     """
-    return widgets.Image(
-        format="png",
-        layout=widgets.Layout(width=f"{width}px", max_width="100%", height="auto", align_self="flex-start"),
-    )
+    return Picture(width=width, layout=widgets.Layout(max_width="100%", align_self="flex-start"))
 
 
 OPPONENTS = ("optimal", "random", "mixed")
@@ -886,7 +872,7 @@ class SubtractionPlay(SnapshotWidget):
         for d, button in zip(self.moves, self.move_buttons):  # names for a screen reader
             button.tooltip = f"subtract {d}" + (f" (from {self.n} to {self.n - d})" if not self.over else "")
         fig = self.snapshot()
-        self.image.value = _png(fig, self.IMAGE_DPI)
+        self.image.show(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(5, min(6.5, 1.9 + 0.45 * len(self.course))))
@@ -901,7 +887,7 @@ class SubtractionPlay(SnapshotWidget):
 
 
 class NumberGraphExplorer(SnapshotWidget):
-    """A slider for N (and a box for the moves) that redraws the number graph."""
+    """A box for N (and one for the moves) that redraws the number graph."""
 
     #: The number graph is drawn at 80 dpi and shown at its own width in CSS pixels (11 inches
     #: with the legend beside it; 14-point text 16 pixels tall).
@@ -914,7 +900,8 @@ class NumberGraphExplorer(SnapshotWidget):
         N = check_number(N, "N")
         if max_N < N:
             raise ValueError(f"N must be at most max_N={max_N}, got {N}")
-        self.slider = widgets.IntSlider(value=N, min=0, max=max_N, description="N")
+        # a labelled number box, not a slider: JupyterLab names a slider's handle for no screen reader
+        self.slider = widgets.BoundedIntText(value=N, min=0, max=max_N, description="N")
         self.moves_box = widgets.Text(value=", ".join(map(str, self.moves)), description="moves")
         self.apply = widgets.Button(description="Use these moves")
         self.image = _image(self.IMAGE_WIDTH)
@@ -949,7 +936,7 @@ class NumberGraphExplorer(SnapshotWidget):
 
     def _refresh(self) -> None:
         fig = self.snapshot()
-        self.image.value = _png(fig, self.IMAGE_DPI)
+        self.image.show(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         ax = draw_number_graph(self.N, self.moves)
@@ -977,7 +964,7 @@ def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, hig
 
 
 class MixedRateExplorer(SnapshotWidget):
-    """A slider for p shows the win rate of mixed(p) against random, with the curve over p."""
+    """A list of p shows the win rate of mixed(p) against random, with the curve over p."""
 
     #: The plot is drawn at 96 dpi and shown at its own width in CSS pixels (10 inches, trimmed).
     IMAGE_DPI, IMAGE_WIDTH = 96, 826
@@ -999,7 +986,8 @@ class MixedRateExplorer(SnapshotWidget):
         self.games = check_int(games, "games", minimum=2, maximum=100_000)
         self.seed = check_int(seed, "seed", minimum=0)
         self.rates = {x: mixed_win_rate(x, games, seed) for x in self.ps}
-        self.slider = widgets.SelectionSlider(options=list(self.ps), value=self._nearest(p), description="p")
+        # a labelled list, not a slider: JupyterLab names a slider's handle for no screen reader
+        self.slider = widgets.Dropdown(options=list(self.ps), value=self._nearest(p), description="p")
         self.readout = widgets.HTML()
         self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")
@@ -1007,7 +995,7 @@ class MixedRateExplorer(SnapshotWidget):
         self._refresh()
 
     def _nearest(self, p: float) -> float:
-        """The slider value closest to p (the slider offers only the values in `ps`)."""
+        """The choice closest to p (the list offers only the values in `ps`)."""
         return min(self.ps, key=lambda x: abs(x - p))
 
     @property
@@ -1020,7 +1008,7 @@ class MixedRateExplorer(SnapshotWidget):
             "against the random strategy (seats alternate, starts 20..50)"
         )
         fig = self.snapshot()
-        self.image.value = _png(fig, self.IMAGE_DPI)
+        self.image.show(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(10, 5))

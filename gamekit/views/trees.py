@@ -23,7 +23,7 @@ from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
 from .alt import set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
-from .widgets import SnapshotWidget, figure_png
+from .widgets import Picture, SnapshotWidget
 
 __all__ = [
     "alphabeta_figures",
@@ -394,7 +394,7 @@ class AlphaBetaStepper(SnapshotWidget):
         self.trace, self.tree, self.k = trace, tree, 0
         self.back = widgets.Button(description="◀ Back")
         self.next = widgets.Button(description="Next ▶")
-        self.image = widgets.Image(format="png")
+        self.image = Picture()
         self.back.on_click(lambda _: self.step(-1))
         self.next.on_click(lambda _: self.step(+1))
         self.root = widgets.VBox([widgets.HBox([self.back, self.next]), self.message, self.image])
@@ -414,10 +414,9 @@ class AlphaBetaStepper(SnapshotWidget):
         self._render()
 
     def _render(self) -> None:
-        import base64
 
         fig = self.snapshot()
-        self.image.value = base64.b64decode(figure_png(fig))
+        self.image.show(fig)
         self.say(self.trace.steps[self.k].text)
 
     def snapshot(self):

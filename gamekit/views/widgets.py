@@ -19,8 +19,10 @@ from .alt import alt_text
 
 __all__ = [
     "figure_png",
+    "img_html",
     "live_html",
     "MESSAGE_COLOURS",
+    "Picture",
     "SnapshotWidget",
 ]
 
@@ -37,6 +39,39 @@ def figure_png(fig) -> str:
     fig.savefig(buf, format="png", bbox_inches="tight", dpi=90)
     plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def img_html(png_base64: str, alt: str, style: str = "") -> str:
+    """An `<img>` of a base64 PNG with its alt text (escaped)."""
+    css = f' style="{style}"' if style else ""
+    return f'<img src="data:image/png;base64,{png_base64}" alt="{html.escape(alt, quote=True)}"{css}>'
+
+
+class Picture(widgets.HTML):
+    """A live picture with its alt text: an `<img alt="...">` (ipywidgets' `Image` has no alt).
+
+    `show(fig)` draws a matplotlib figure (and closes it) with the alt text made from its data
+    (`gamekit.views.alt`); `png` holds the picture's bytes. `width` fixes its width in CSS pixels
+    (JupyterLab's widget boxes would otherwise stretch and blur it).
+    """
+
+    def __init__(self, width: int | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.width = width
+        self.png = b""
+        self.alt = ""
+
+    def show(self, fig: Any, dpi: int = 90, alt: str | None = None) -> None:
+        """Show `fig` at `dpi`, described by `alt` (default: the figure's own alt text)."""
+        import matplotlib.pyplot as plt
+
+        text = alt if alt is not None else alt_text(fig)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", bbox_inches="tight", dpi=dpi)
+        plt.close(fig)
+        self.png, self.alt = buf.getvalue(), text
+        size = f"width:{self.width}px;max-width:100%;height:auto" if self.width else "max-width:100%;height:auto"
+        self.value = img_html(base64.b64encode(self.png).decode("ascii"), text, f"{size};display:block")
 
 
 def live_html(text: str, colour: str = "#333") -> str:

@@ -214,14 +214,16 @@ def axe_source() -> str | None:
     return script.read_text(encoding="utf-8")
 
 
-def run_axe(page, source: str, context: str | None = None) -> list[dict]:
+def run_axe(page, source: str, context: str | dict | None = None) -> list[dict]:
     """Run axe-core (WCAG 2.1 A/AA rules) on the page as it is now; returns its violations
-    (each with id, impact, help and the number of nodes)."""
+    (each with id, impact, help and the number of nodes). `context`: a selector (its first match),
+    or axe's own context object such as {"include": [".jp-OutputArea-output"]} (every match)."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=source)
     found = page.evaluate(
         """async ([tags, context]) => {
-            const r = await axe.run(context ? document.querySelector(context) : document,
+            const where = !context ? document : typeof context === 'string' ? document.querySelector(context) : context;
+            const r = await axe.run(where,
                                     {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
             return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
                                            where: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));

@@ -1,10 +1,11 @@
 """The board widgets with the keyboard alone, in JupyterLab in Chromium, and what a screen reader hears.
 
-A throw-away notebook shows TicTacToe, the subtraction game, Nim and the MCTS stepper. Focus is put
-on each widget's first control (where Tab from the cell would land); from there only keys are
-pressed (Tab, digits, Enter) until the game ends, and after every move the widget's live region
-(`[aria-live=polite]`, what a screen reader announces) is read and checked. The controls' names
-(what a screen reader says for them) are checked too.
+A throw-away notebook shows TicTacToe, the subtraction game, Nim and the MCTS stepper. Each test
+selects the widget's cell, leaves edit mode (Escape) and reaches the widget's control with Tab
+alone (past the cell's toolbar); from there only keys are pressed (Tab, digits, Enter) until the
+game ends, and after every move the widget's live region (`[aria-live=polite]`, what a screen
+reader announces) is read and checked. The controls' names (what a screen reader says for them)
+are checked too.
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ CELLS = [
     "from gamekit.views.nim import NimPlay\nNimPlay(piles=(1, 2))",
     "from gamekit import SubtractionGame\nfrom gamekit.views.mcts import MCTSStepper\n"
     "MCTSStepper(SubtractionGame(start=6, moves=(1, 2)))",
+    # a plain matplotlib figure, and the widgets with pictures, number boxes and lists
+    "import matplotlib.pyplot as plt\nimport gamekit.views\n"
+    "fig, ax = plt.subplots(figsize=(4, 3))\nax.bar([0, 1, 2], [3, 9, 4])\nplt.show()",
+    "from gamekit.views.subtraction import MixedRateExplorer, NumberGraphExplorer\nNumberGraphExplorer(N=20)",
+    "MixedRateExplorer(games=20)",
+    "from gamekit import TicTacToe\nfrom gamekit.views.mcts import MCTSPlay\nMCTSPlay(TicTacToe(), budget=50)",
 ]
 
 
@@ -57,6 +64,27 @@ def _output(page, k: int):
     return page.locator(".jp-Notebook .jp-CodeCell").nth(k).locator(".jp-Cell-outputArea")
 
 
+def _tab_to(page, k: int, name: str) -> int:
+    """Click into cell k's code, press Escape (command mode), then Tab until the focus is on the
+    cell's control called `name` (a button's text or an input's label); returns how many Tabs it took."""
+    page.locator(".jp-Notebook .jp-CodeCell").nth(k).locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Escape")
+    for presses in range(1, 40):
+        page.keyboard.press("Tab")
+        here = page.evaluate(
+            """([k, name]) => {
+                const e = document.activeElement, cell = document.querySelectorAll('.jp-Notebook .jp-CodeCell')[k];
+                if (!cell.contains(e)) return false;
+                const labels = e.labels ? [...e.labels].map(l => l.innerText.trim()) : [];
+                return e.innerText.trim() === name || labels.includes(name);
+            }""",
+            [k, name],
+        )
+        if here:
+            return presses
+    raise AssertionError(f"Tab never reached {name!r} in cell {k}")
+
+
 def _heard(area) -> str:
     return " ".join(area.locator("[aria-live=polite]").all_inner_texts())
 
@@ -77,8 +105,7 @@ def test_tictactoe_by_number_keys_to_the_end(page):
     squares = area.locator(".widget-gridbox button")
     assert squares.count() == 9
     assert [squares.nth(i).get_attribute("title") for i in range(9)] == [f"square {i}, empty" for i in range(9)]
-    box = area.get_by_label("play square")
-    box.focus()
+    assert _tab_to(page, 0, "play square") <= 20  # the toolbar, the nine squares, then the box
     heard = []
     for square in (4, 1, 7):  # against "first free" (0, then 2): X wins down the middle column
         page.keyboard.type(str(square))
@@ -92,15 +119,12 @@ def test_tictactoe_by_number_keys_to_the_end(page):
 
 def test_subtraction_game_with_tab_and_enter_to_the_end(page):
     area = _output(page, 1)
-    first = area.locator("button", has_text=re.compile("^−3$"))
     names = [area.locator("button", has_text=re.compile(f"^−{d}$")).get_attribute("title") for d in (3, 5, 11)]
     assert names == ["subtract 3 (from 13 to 10)", "subtract 5 (from 13 to 8)", "subtract 11 (from 13 to 2)"]
     n, heard = 13, []
     while True:
         d = next(d for d in (3, 5, 11) if (n - d) % 8 in (0, 1, 2) and n - d >= 0)  # to a red number
-        first.focus()
-        for _ in range((3, 5, 11).index(d)):
-            page.keyboard.press("Tab")
+        _tab_to(page, 1, f"−{d}")
         heard.append(_press_until(page, area, _heard(area)))
         if "Game over" in heard[-1]:
             break
@@ -111,10 +135,10 @@ def test_subtraction_game_with_tab_and_enter_to_the_end(page):
 
 def test_nim_by_keys_to_the_end(page):
     area = _output(page, 2)
-    pile = area.get_by_label("pile", exact=True)
+    assert area.get_by_label("pile", exact=True).count() == 1  # the box is named by its label
 
     def move(p: int, t: int) -> str:
-        pile.focus()
+        _tab_to(page, 2, "pile")
         page.keyboard.press("Control+A")
         page.keyboard.type(str(p))
         page.keyboard.press("Tab")  # to "take"
@@ -132,10 +156,38 @@ def test_nim_by_keys_to_the_end(page):
 
 def test_mcts_stepper_with_enter_through_a_whole_iteration(page):
     area = _output(page, 3)
-    button = area.locator("button", has_text="next phase")
-    button.focus()
+    _tab_to(page, 3, "next phase")
     heard = [_press_until(page, area, _heard(area)) for _ in range(4)]
     assert [h[:16] for h in heard] == ["1 selection: the", "2 expansion: add", "3 rollout: rando", "4 backpropagatio"]
     assert "Iterations so far: 1." in heard[-1]
     page.screenshot(path=str(bs.artifacts() / "lab-keyboard.png"))
     assert page.log.blocked == []
+
+
+def test_live_pictures_have_alt_text_and_every_control_a_name(page):
+    """In JupyterLab itself (not only on the built pages): every picture in an output has the alt
+    text made from its data, every number box and list is named by its label, and axe-core finds
+    no serious or critical violation inside the outputs (JupyterLab's own frame is not ours)."""
+    from gamekit.views.alt import FIGURE_KINDS
+
+    images = page.locator(".jp-Notebook .jp-OutputArea-output img")
+    alts = [images.nth(i).get_attribute("alt") or "" for i in range(images.count())]
+    assert len(alts) >= 4, alts  # the figure, Nim's board, the number graph, the win-rate curve
+    wrong = [a for a in alts if not (any(a.startswith(kind) for kind in FIGURE_KINDS) and any(c.isdigit() for c in a))]
+    where = [
+        images.nth(i).evaluate('e => e.closest(".jp-CodeCell").innerText.slice(0, 80)')
+        for i in range(images.count())
+        if not alts[i]
+    ]
+    assert not wrong, (wrong, where)
+    figure = _output(page, 4).locator("img")
+    assert figure.get_attribute("alt").startswith("Bar chart: 3 bars; the largest is 9")
+    for label in ("N", "p", "budget", "play square", "pile", "take"):
+        assert page.get_by_label(label, exact=True).count() >= 1, label
+    source = bs.axe_source()
+    if source is None:
+        pytest.skip("npm is not installed, so axe-core cannot be installed")
+    found = bs.run_axe(page, source, {"include": [".jp-OutputArea-output"]})
+    print("\naxe-core in JupyterLab's outputs:", bs.axe_line("live widgets and figures", found))
+    bad = [v for v in found if v["impact"] in ("serious", "critical")]
+    assert not bad, bad
