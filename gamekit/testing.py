@@ -324,6 +324,11 @@ class _Checker:
             if not -1 <= u <= 1:
                 raise GameCheckError("utility", f"utility(state, {player}) = {u} is outside [-1, 1]", path)
             values.append(u)
+            again = self.game.utility(s, player)
+            if again != u:
+                raise GameCheckError(
+                    "deterministic", f"utility(state, {player}) gives {u} and then {again} for the same state", path
+                )
         if abs(values[0] + values[1]) > 1e-9:
             raise GameCheckError(
                 "utility",

@@ -255,7 +255,50 @@ class MovesComeBackAsText(TakeAway):
         return str(data)
 
 
+class TerminalWithMoves(TakeAway):
+    """Over at one stick left, although taking it is still a legal move."""
+
+    def is_terminal(self, s):
+        return s.n <= 1
+
+
+class UnhashableMoves(TakeAway):
+    """Moves as lists ([1], [2]): they cannot be keys of a table of move values."""
+
+    def legal_moves(self, s):
+        return [[m] for m in (1, 2) if m <= s.n]
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+        return Pile(s.n - m[0], 1 - s.turn)
+
+
+class FlickeringUtility(TakeAway):
+    """The utility of a won game alternates between 1 and 0.5 from one call to the next."""
+
+    def __init__(self, n: int = 7):
+        super().__init__(n)
+        self.calls = 0
+
+    def utility(self, s, player):
+        self.calls += 1
+        size = 1 if self.calls % 4 < 2 else 0.5
+        return size if player == 1 - s.turn else -size
+
+
+class ForgotReturn(TakeAway):
+    """is_terminal without `return`: it answers None."""
+
+    def is_terminal(self, s):
+        s.n == 0  # noqa: B015  (the classic slip)
+
+
 BROKEN = {
+    "over while moves are left": (TerminalWithMoves, "terminal"),
+    "moves that cannot be hashed": (UnhashableMoves, "hashable"),
+    "a utility that changes between calls": (FlickeringUtility, "deterministic"),
+    "is_terminal without return": (ForgotReturn, "terminal"),
     "a state JSON cannot carry": (FrozenSetState, "wire"),
     "a wire format that loses the turn": (LossyWire, "wire"),
     "moves back from JSON as text": (MovesComeBackAsText, "wire"),
