@@ -59,9 +59,15 @@ def write_agents(folder: Path) -> list[Path]:
     return paths
 
 
-def games_per_second(folder: Path, agents: list[Path], starts: int, sandbox: bool, **run) -> tuple[float, int]:
+#: TicTacToe as a student's game: the same rules from a file, so the referee runs them in a sandboxed process.
+STUDENT_TICTACTOE = "from gamekit.games.tictactoe import TicTacToe\n\n\nclass MyTicTacToe(TicTacToe):\n    pass\n"
+
+
+def games_per_second(
+    folder: Path, agents: list[Path], starts: int, sandbox: bool, game: str = "tictactoe", **run
+) -> tuple[float, int]:
     db = folder / f"t-{sandbox}-{'dask' if run.get('scheduler') else 'local'}-{time.monotonic_ns()}.sqlite"
-    t = Tournament(db, agents, game="tictactoe", starts=starts, seed=1, sandbox=sandbox)
+    t = Tournament(db, agents, game=game, starts=starts, seed=1, sandbox=sandbox)
     t.validate(workers=run.get("workers"), scheduler=run.get("scheduler"), tls=run.get("tls"))
     t0 = time.perf_counter()
     played = t.run(validate=False, **run)
@@ -209,6 +215,12 @@ def main() -> None:
         rows.append(("in-process, local (1 referee)", rate, n))
         rate, n = games_per_second(folder, agents, args.starts, sandbox=True, workers=os.cpu_count())
         rows.append((f"sandboxed, local ({os.cpu_count()} referees)", rate, n))
+        own = folder / "my_tictactoe.py"
+        own.write_text(STUDENT_TICTACTOE)
+        rate, n = games_per_second(
+            folder, agents, args.starts, sandbox=True, game=f"{own}:MyTicTacToe", workers=os.cpu_count()
+        )
+        rows.append((f"  the same, rules as a student's file ({os.cpu_count()} ref.)", rate, n))
         if not args.no_dask:
             address, procs = start_cluster(folder)
             try:

@@ -38,6 +38,7 @@ from typing import Any
 
 from .. import wire
 from ..protocol import IllegalMoveError, MoveTypeError
+from .schedule import draw_starts
 
 JSON = Any
 
@@ -243,8 +244,6 @@ class LocalRules:
 
     def starts(self, n: int, seed: int, opening: int = 0) -> list[JSON]:
         """`n` start states as JSON (see `gamekit.tournament.schedule.draw_starts`)."""
-        from .schedule import draw_starts
-
         return draw_starts(self.game, n, seed, opening)
 
     def look(self, state: JSON) -> dict[str, Any]:

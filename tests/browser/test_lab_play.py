@@ -118,14 +118,17 @@ def test_subtraction_game_course_graph_grows(page, lab):
     root.scroll_into_view_if_needed()
     root.locator("button.widget-button", has_text="New game").click()
     page.wait_for_timeout(500)
-    graph = root.locator(".widget-image img, img.widget-image").first
+    graph = root.locator(".widget-html img[alt]").first  # a Picture: an <img> with its alt text
     before_src = graph.get_attribute("src")
     before_height = graph.evaluate("img => img.naturalHeight")
+    assert graph.get_attribute("alt").startswith("Graph (you vs computer")
     root.screenshot(path=str(bs.artifacts() / "lab-01-subtraction-before.png"))
 
     move.click()
-    page.wait_for_function(
-        "([img, old]) => img.getAttribute('src') !== old && img.complete", arg=[graph.element_handle(), before_src]
+    page.wait_for_function(  # the picture's HTML is replaced: look up the <img> afresh
+        "([root, old]) => { const img = root.querySelector('.widget-html img[alt]');"
+        " return img && img.getAttribute('src') !== old && img.complete; }",
+        arg=[root.element_handle(), before_src],
     )
     assert "You subtracted 3" in root.inner_text()
     after_height = graph.evaluate("img => img.naturalHeight")
