@@ -233,7 +233,7 @@ def main() -> None:
                 stop_cluster(procs)
         print(f"\nround robin of 6 TicTacToe agents, {rows[0][2]} games, on {os.cpu_count()} cores:")
         for label, rate, _ in rows:
-            print(f"  {label:<42} {rate:8.1f} games/s")
+            print(f"  {label:<50} {rate:8.1f} games/s")
 
 
 if __name__ == "__main__":
