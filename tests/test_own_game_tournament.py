@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap)
 HERE = Path(__file__).parent
 OWN = HERE / "own_games.py"
 AGENTS = HERE / "tournament_agents"
-FAST = Limits(move_seconds=1.0, bank_seconds=1.0, startup_seconds=5.0, memory_mb=128, output_kb=64)
+FAST = Limits(move_seconds=1.0, bank_seconds=1.0, startup_seconds=5.0, memory_mb=128, output_kb=64, game_seconds=2.0)
 
 
 def dots_and_boxes():

@@ -49,6 +49,7 @@ def _limits(args: argparse.Namespace) -> Limits:
         startup_seconds=args.startup,
         memory_mb=args.memory_mb,
         output_kb=args.output_kb,
+        game_seconds=args.game_time,
     )
 
 
@@ -63,6 +64,9 @@ def _add_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="the tournament's seed (default 0)")
     p.add_argument("--move-time", type=float, default=1.0, help="seconds per move (default 1)")
     p.add_argument("--bank", type=float, default=2.0, help="extra seconds per game for slow moves (default 2)")
+    p.add_argument(
+        "--game-time", type=float, default=10.0, help="seconds a student's game may take per request (default 10)"
+    )
     p.add_argument("--startup", type=float, default=5.0, help="seconds to load an agent (default 5)")
     p.add_argument("--memory-mb", type=float, default=256.0, help="memory an agent may allocate (default 256)")
     p.add_argument("--output-kb", type=int, default=256, help="largest output or file an agent may write")

@@ -327,26 +327,23 @@ def _checked_view(view: Any) -> dict[str, Any]:
     return out
 
 
-def open_rules(ref: GameRef, jailed: bool = True) -> Any:
+def open_rules(ref: GameRef, jailed: bool = True, seconds: float = 10.0) -> Any:
     """The referee's rules for `ref`: in this process for a game of gamekit, else in a sandboxed
-    process (`jailed=False`: a process without bubblewrap, only with the teacher's --trusted-code)."""
+    process (`jailed=False`: a process without bubblewrap, only with the teacher's --trusted-code)
+    that has `seconds` for each request (`Limits.game_seconds`)."""
     if ref.trusted:
         return LocalRules(build(ref))
-    return JailedRules(ref, jailed=jailed)
-
-
-#: What a student's game's process gets: seconds per request, memory, output.
-GAME_SECONDS = 10.0
+    return JailedRules(ref, jailed=jailed, seconds=seconds)
 
 
 class JailedRules:
     """The rules of a student's game, asked of its own sandboxed process in JSON."""
 
-    def __init__(self, ref: GameRef, jailed: bool = True):
+    def __init__(self, ref: GameRef, jailed: bool = True, seconds: float = 10.0):
         from .sandbox import AgentFailure, AgentProcess, Limits
 
-        self.ref = ref
-        limits = Limits(move_seconds=GAME_SECONDS, bank_seconds=0, startup_seconds=GAME_SECONDS, memory_mb=1024)
+        self.ref, self.seconds = ref, seconds
+        limits = Limits(move_seconds=seconds, bank_seconds=0, startup_seconds=seconds, memory_mb=1024)
         self.process = AgentProcess("", limits, jailed=jailed, role="game", game_source=ref.source)
         try:
             self.process.wait_ready(self.process.start())
@@ -359,7 +356,7 @@ class JailedRules:
         from .sandbox import AgentFailure
 
         try:
-            reply = self.process.request(message, GAME_SECONDS)
+            reply = self.process.request(message, self.seconds)
         except AgentFailure as failure:
             raise GameFailure(f"the game {self.ref.name} failed {doing}: {failure.reason}: {failure.detail}") from None
         if "error" in reply:
@@ -384,7 +381,7 @@ class JailedRules:
 
         t0 = time.monotonic()
         try:
-            reply = self.process.request({"op": "play", "state": state, "move": move}, GAME_SECONDS)
+            reply = self.process.request({"op": "play", "state": state, "move": move}, self.seconds)
         except AgentFailure as failure:  # the game's code could not take this reply: the replier's fault
             raise BadMove(
                 "illegal move",

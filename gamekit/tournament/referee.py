@@ -102,7 +102,7 @@ def play_game_spec(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
     ref = spec.ref()
     limits = Limits(**spec.limits)
     t0 = time.monotonic()
-    rules = open_rules(ref, jailed=not spec.trusted_code)
+    rules = open_rules(ref, jailed=not spec.trusted_code, seconds=limits.game_seconds)
     try:
         view = rules.look(spec.start)
         record = _record(spec, view)

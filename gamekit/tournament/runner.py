@@ -267,7 +267,7 @@ class Tournament:
     # --- the schedule ---
     def _starts(self, n: int) -> list[Any]:
         if n not in self._start_cache:  # the config never changes: n alone decides the starts
-            rules = open_rules(self.game, jailed=not self.trusted_code)
+            rules = open_rules(self.game, jailed=not self.trusted_code, seconds=self.limits.game_seconds)
             try:
                 self._start_cache[n] = rules.starts(n, self.config["seed"], self.config.get("opening", 0))
             finally:

@@ -43,6 +43,9 @@ class Limits:
     output_kb: the largest file the agent may write, its printed output included.
     log_chars: how much of its output is kept in the game's record.
     max_moves: moves after which a game is stopped as a draw.
+    game_seconds: each request to a student's game's own process (its start positions, a move's
+    result); a game that takes longer fails (`gamekit.tournament.games.GameFailure`), or, on a move,
+    loses the game for the agent whose reply it could not take.
     """
 
     move_seconds: float = 1.0
@@ -53,9 +56,10 @@ class Limits:
     output_kb: int = 256
     log_chars: int = 2000
     max_moves: int = 500
+    game_seconds: float = 10.0
 
     def __post_init__(self) -> None:
-        for name in ("move_seconds", "startup_seconds", "memory_mb", "output_kb", "max_moves"):
+        for name in ("move_seconds", "startup_seconds", "memory_mb", "output_kb", "max_moves", "game_seconds"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
                 raise ValueError(f"Limits.{name} must be a positive number, got {value!r}")
