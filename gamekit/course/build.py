@@ -172,7 +172,13 @@ require({waitSeconds: 60},
         MathJax.Hub.Rerender(section);
       }
     }
-    Reveal.on("ready", function (event) { fit(event.currentSlide); });
+    Reveal.on("ready", function (event) {
+      fit(event.currentSlide);
+      // reveal.js draws its arrows in an <aside> (a complementary landmark) inside the page's main
+      // landmark; they are buttons, not a complementary region (the buttons keep their names)
+      var arrows = document.querySelector(".reveal .controls");
+      if (arrows) { arrows.setAttribute("role", "none"); }
+    });
     window.addEventListener("load", function () { fit(Reveal.getCurrentSlide()); });
     Reveal.on("slidechanged", function (event) { fit(event.currentSlide); mathjax(event.currentSlide); });
   });
