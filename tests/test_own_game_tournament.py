@@ -20,7 +20,10 @@ from gamekit.tournament import GameFailure, Results, Tournament, leaderboard_htm
 from gamekit.tournament.referee import GameSpec, play_game_spec
 from gamekit.tournament.sandbox import Limits
 
-pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed"),
+]
 
 HERE = Path(__file__).parent
 OWN = HERE / "own_games.py"

@@ -15,6 +15,8 @@ import pytest
 
 from gamekit.stats import ELO_PER_NAT, PSEUDO_COUNT, bootstrap_ratings, simulate_sprt, sprt
 
+pytestmark = pytest.mark.slow  # seconds per test: in the full suite, not the quick loop
+
 ELO0, ELO1, ALPHA, BETA = 0.0, 50.0, 0.05, 0.05
 RUNS = 2000
 COUPLING = 0.5

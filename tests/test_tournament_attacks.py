@@ -24,7 +24,10 @@ from gamekit.isolation import bwrap_path
 from gamekit.tournament.runner import Tournament
 from gamekit.tournament.sandbox import Limits
 
-pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed"),
+]
 
 AGENTS = ROOT / "tests" / "tournament_agents"
 LIMITS = Limits(move_seconds=1.0, bank_seconds=1.0, startup_seconds=8.0, memory_mb=128, output_kb=64)

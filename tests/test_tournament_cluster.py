@@ -22,6 +22,8 @@ import pytest
 from gamekit.tournament.runner import Tournament
 from gamekit.tournament.sandbox import Limits
 
+pytestmark = pytest.mark.slow  # seconds per test: in the full suite, not the quick loop
+
 AGENTS = Path(__file__).parent / "tournament_agents"
 SAMPLES = [AGENTS / "first_free.py", AGENTS / "random_mover.py", AGENTS / "perfect.py"]
 FAST = Limits(move_seconds=0.3, bank_seconds=0.0, startup_seconds=5.0, memory_mb=64, output_kb=64)
