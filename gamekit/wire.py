@@ -26,6 +26,7 @@ when the class has it, else `cls(**params)`.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -137,11 +138,21 @@ def describe_state(game: Any, state: Any) -> str:
 
 
 def build_game(cls: type, params: Mapping[str, Any] | None = None) -> Any:
-    """The game `cls` with JSON parameters: `cls.from_params(params)` if it has one, else `cls(**params)`."""
+    """The game `cls` with JSON parameters: `cls.from_params(params)` if it has one, else `cls(**params)`;
+    a parameter the class does not take is refused with the ones it does."""
     params = dict(params or {})
     maker = getattr(cls, "from_params", None)
     if callable(maker):
         return maker(params)
+    try:
+        allowed = [p for p in inspect.signature(cls).parameters if p not in ("self", "args", "kwargs")]
+    except (TypeError, ValueError):  # no signature to read: let the call say what is wrong
+        allowed = list(params)
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        raise ValueError(
+            f"{cls.__name__} has no parameter {', '.join(unknown)}; its parameters: {', '.join(allowed) or 'none'}"
+        )
     try:
         return cls(**params)
     except TypeError as exc:

@@ -34,7 +34,7 @@ import site
 import sys
 import threading
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NoReturn
 
 from .. import wire
@@ -278,19 +278,6 @@ def describe(module: Any) -> tuple[str, str]:
     raise ValueError("the file must define a function agent(game, state) -> move, or a class Agent(game, seat)")
 
 
-def to_json(value: Any) -> Any:
-    """A reply as JSON data: numbers, strings, None, lists (tuples become lists); else TypeError."""
-    if value is None or isinstance(value, (bool, str, float)):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if hasattr(value, "__index__") and not hasattr(value, "__len__"):  # numpy integers
-        return int(value.__index__())
-    if isinstance(value, (tuple, list)):
-        return [to_json(v) for v in value]
-    raise TypeError(f"{type(value).__name__}")
-
-
 def _error(exc: BaseException, own_file: str = AGENT_FILE) -> dict[str, Any]:
     """The student's own error: its message and the traceback lines of the student's file only
     (file name and line numbers of `agent.py`, or of `game.py`; nothing of gamekit's or the referee's frames)."""
@@ -308,6 +295,21 @@ def seed_everything(seed: int) -> None:
     numpy = sys.modules.get("numpy")
     if numpy is not None:
         numpy.random.seed(seed % 2**32)
+
+
+def _requests(channel: Channel) -> Iterator[dict[str, Any]]:
+    """The referee's requests, one by one, until it says stop (or closes the pipe)."""
+    while True:
+        message = channel.receive()
+        if message is None or message.get("op") == "stop":
+            return
+        yield message
+
+
+def _end() -> NoReturn:
+    """Flush what the process printed, and exit without running any cleanup of the student's."""
+    sys.stdout.flush()
+    os._exit(0)
 
 
 def _send_safely(channel: Channel, message: dict[str, Any]) -> None:
@@ -336,10 +338,7 @@ def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[
         os._exit(0)
     channel.send({"ready": True, "name": name, "kind": kind})
     game = agent = None
-    while True:
-        message = channel.receive()
-        if message is None or message.get("op") == "stop":
-            break
+    for message in _requests(channel):
         try:
             if message["op"] == "start":
                 game = build(GameRef.from_dict(message["game"]), folder)
@@ -357,15 +356,14 @@ def serve(channel: Channel, folder: str, limits: dict[str, Any], readable: list[
                     channel.send({"wrong_type": f"{type(move).__name__}: {move!r}"[:300]})
         except BaseException as exc:  # the agent's own error (also SystemExit, MemoryError)
             channel.send(_error(exc))
-    sys.stdout.flush()
-    os._exit(0)
+    _end()
 
 
 def _reply_json(game: Any, move: Any) -> Any:
     """The reply as JSON: plain data as it is (the referee's decoder judges its type), anything else
     in the game's own wire format (a move that is an object of the game's)."""
     try:
-        return to_json(move)
+        return wire.to_json(move, "the reply")
     except TypeError:
         return wire.move_to_json(game, move)
 
@@ -379,10 +377,7 @@ def _serve_game(channel: Channel, folder: str, limits: dict[str, Any], readable:
         os._exit(0)
     channel.send({"ready": True, "name": "game", "kind": "game"})
     rules: LocalRules | None = None
-    while True:
-        message = channel.receive()
-        if message is None or message.get("op") == "stop":
-            break
+    for message in _requests(channel):
         try:
             if message["op"] == "new":
                 rules = LocalRules(build(GameRef.from_dict(message["game"]), folder))
@@ -393,5 +388,4 @@ def _serve_game(channel: Channel, folder: str, limits: dict[str, Any], readable:
                 _send_safely(channel, serve_rules(rules, message))
         except BaseException as exc:  # the game's own code failed
             channel.send(_error(exc, GAME_FILE))
-    sys.stdout.flush()
-    os._exit(0)
+    _end()

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
-import importlib.util
-import inspect
+import json
 import math
 import os
 import sys
 import time
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,8 +130,15 @@ class GameRef:
         """A module of the installed gamekit package (any other game is a student's code)."""
         return self.module == "gamekit" or self.module.startswith("gamekit.")
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "target": self.target, "params": self.params, "source": self.source}
+    def as_dict(self, source: bool = True) -> dict[str, Any]:
+        """The reference as JSON data; source=False leaves out the file's text (a sandboxed process
+        finds it in its folder)."""
+        return {
+            "name": self.name,
+            "target": self.target,
+            "params": self.params,
+            "source": self.source if source else None,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRef:
@@ -172,53 +179,39 @@ def resolve_game(game: str | GameRef, params: Mapping[str, Any] | None = None) -
 
 
 def game_class(ref: GameRef, folder: str | None = None) -> type:
-    """The class of `ref`: imported from gamekit, or (only in a sandboxed process, or for trusted
-    code) loaded from its file's text (`folder`/GAME_FILE, or the text itself)."""
+    """The class of `ref`: imported from gamekit, or, for a student's game, loaded from GAME_FILE in
+    `folder` (only ever in that game's or an agent's sandboxed process)."""
     if ref.trusted:
         module = importlib.import_module(ref.module)
-    elif ref.source is None and folder is None:
-        raise ValueError(f"the game {ref.name} is not part of gamekit, and its file's text is missing")
-    elif ref.module in sys.modules and getattr(sys.modules[ref.module], "__gamekit_game__", False):
+    elif folder is None:
+        raise ValueError(f"the game {ref.name} is not part of gamekit: it runs only in a sandboxed process")
+    elif getattr(sys.modules.get(ref.module), "__gamekit_game__", False):
         module = sys.modules[ref.module]
     else:
-        module = _load_source(ref, folder)
+        module = _load_game_file(ref.module, os.path.join(folder, GAME_FILE))
     cls = getattr(module, ref.cls, None)
     if not isinstance(cls, type):
         raise ValueError(f"{ref.module} has no class {ref.cls}")
     return cls
 
 
-def _load_source(ref: GameRef, folder: str | None) -> Any:
-    import types
-
-    module = types.ModuleType(ref.module)
+def _load_game_file(name: str, path: str) -> Any:
+    """Run a student's game file as the module `name` (registered first: dataclasses look it up)."""
+    module = types.ModuleType(name)
     module.__gamekit_game__ = True  # type: ignore[attr-defined]
-    path = os.path.join(folder, GAME_FILE) if folder else f"<game {ref.name}>"
     module.__file__ = path
-    sys.modules[ref.module] = module  # dataclasses look their module up while the file runs
+    sys.modules[name] = module
     try:
-        source = Path(path).read_text(encoding="utf-8") if folder else ref.source
-        exec(compile(source or "", path, "exec"), module.__dict__)
+        exec(compile(Path(path).read_text(encoding="utf-8"), path, "exec"), module.__dict__)
     except BaseException:
-        del sys.modules[ref.module]
+        del sys.modules[name]
         raise
     return module
 
 
 def build(ref: GameRef, folder: str | None = None) -> Any:
     """The game object of `ref` with its parameters (unknown parameters are refused, with the allowed ones)."""
-    cls = game_class(ref, folder)
-    if not callable(getattr(cls, "from_params", None)):
-        try:
-            allowed = [p for p in inspect.signature(cls).parameters if p not in ("self", "args", "kwargs")]
-        except (TypeError, ValueError):
-            allowed = None
-        unknown = sorted(set(ref.params) - set(allowed)) if allowed is not None else []
-        if unknown:
-            raise ValueError(
-                f"{ref.cls} has no parameter {', '.join(unknown)}; its parameters: {', '.join(allowed or []) or 'none'}"
-            )
-    return wire.build_game(cls, ref.params)
+    return wire.build_game(game_class(ref, folder), ref.params)
 
 
 # --- the rules as JSON ---------------------------------------------------------------------------
@@ -290,39 +283,34 @@ def serve_rules(rules: LocalRules, message: Mapping[str, Any]) -> dict[str, Any]
 
 
 def _size(value: JSON, what: str, name: str) -> JSON:
-    import json
-
     if len(json.dumps(value, separators=(",", ":"))) > MAX_STATE_BYTES:
         raise GameFailure(f"the game {name} sent {what} larger than {MAX_STATE_BYTES} bytes of JSON")
     return value
 
 
-def checked_view(view: Any, name: str = "") -> dict[str, Any]:
+def checked_view(view: Any, name: str) -> dict[str, Any]:
     """A view from the game `name`'s process, checked field by field (a `GameFailure` names what is wrong)."""
-    try:
-        return _checked_view(view)
-    except GameFailure as failure:
-        raise GameFailure(f"the game {name}: {failure}") from None
 
+    def fail(what: str) -> GameFailure:
+        return GameFailure(f"the game {name}: {what}")
 
-def _checked_view(view: Any) -> dict[str, Any]:
     if not isinstance(view, dict) or not isinstance(view.get("terminal"), bool):
-        raise GameFailure(f"the game's answer is not a position's view: {str(view)[:200]}")
+        raise fail(f"its answer is not a position's view: {str(view)[:200]}")
     shown = view.get("shown")
     if not isinstance(shown, str):
-        raise GameFailure("the game's text for a position is not a string")
+        raise fail("its text for a position is not a string")
     out: dict[str, Any] = {"terminal": view["terminal"], "shown": shown[:MAX_SHOWN_CHARS], "to_move": None}
     if view["terminal"]:
         u: Any = view.get("utility")
         ok = isinstance(u, list) and len(u) == 2
         ok = ok and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in u)
         if not ok or not all(-1.0 <= x <= 1.0 for x in u):
-            raise GameFailure(f"the game's utilities at the end are not two numbers in [-1, 1]: {str(u)[:100]}")
+            raise fail(f"its utilities at the end are not two numbers in [-1, 1]: {str(u)[:100]}")
         out["utility"] = [float(u[0]), float(u[1])]
     else:
         to_move = view.get("to_move")
         if to_move not in (0, 1) or isinstance(to_move, bool):
-            raise GameFailure(f"the game says player {str(to_move)[:50]} is to move (must be 0 or 1)")
+            raise fail(f"it says player {str(to_move)[:50]} is to move (must be 0 or 1)")
         out["to_move"] = int(to_move)
     return out
 
@@ -347,7 +335,7 @@ class JailedRules:
         self.process = AgentProcess("", limits, jailed=jailed, role="game", game_source=ref.source)
         try:
             self.process.wait_ready(self.process.start())
-            self._ask({"op": "new", "game": ref.as_dict() | {"source": None}}, "building the game")
+            self._ask({"op": "new", "game": ref.as_dict(source=False)}, "building the game")
         except AgentFailure as failure:
             self.close()
             raise GameFailure(f"the game {ref.name} failed to load: {failure.reason}: {failure.detail}") from None

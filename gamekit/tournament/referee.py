@@ -195,11 +195,9 @@ def _play_in_process(spec: GameSpec, rules: Any, view: dict[str, Any], limits: L
 
 
 def _to_json_in_process(move: Any) -> Any:
-    from .child import to_json
-
     try:
-        return to_json(move)
-    except TypeError:
+        return wire.to_json(move, "the reply")
+    except (TypeError, ValueError):
         raise AgentFailure("wrong type", f"the reply is not JSON data: {type(move).__name__}: {move!r}") from None
 
 

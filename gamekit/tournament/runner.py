@@ -26,7 +26,7 @@ from .games import GameRef, open_rules, resolve_game
 from .house import HOUSE_RANDOM
 from .referee import GameSpec, check_source, play_game_spec
 from .sandbox import Limits
-from .schedule import FORMATS, derived_seed, schedule
+from .schedule import FORMATS, check_opening, derived_seed, schedule
 from .store import Store
 from .zygote import close_jails
 
@@ -119,8 +119,7 @@ class Tournament:
                 raise ValueError(f"starts must be a whole number >= 1, got {starts!r}")
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise TypeError(f"seed must be a whole number, got {seed!r}")
-            if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
-                raise ValueError(f"opening must be a whole number of moves >= 0, got {opening!r}")
+            check_opening(opening)
             if ref.trusted:  # refuses unknown parameters before anything is stored (a student's game: at the run)
                 open_rules(ref).starts(1, seed, opening)
             entrants = [_entrant(p) for p in submissions([*agents, *gauntlet])]

@@ -146,7 +146,7 @@ class AgentProcess:
 
         `game` is a short name or a `GameRef`; a student's game is built from GAME_FILE in its folder."""
         ref = resolve_game(game, params)
-        self._send({"op": "start", "game": ref.as_dict() | {"source": None}, "seat": seat, "seed": seed})
+        self._send({"op": "start", "game": ref.as_dict(source=False), "seat": seat, "seed": seed})
         reply = self._receive(time.monotonic() + self.limits.startup_seconds, "startup")
         if not reply.get("ok"):
             raise AgentFailure("exception", reply.get("error", f"unexpected answer {reply!r}"))

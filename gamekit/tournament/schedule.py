@@ -29,6 +29,13 @@ def derived_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+def check_opening(opening: Any) -> int:
+    """`opening` (random moves after each start) as a whole number >= 0, else a ValueError."""
+    if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
+        raise ValueError(f"opening must be a whole number of moves >= 0, got {opening!r}")
+    return opening
+
+
 def draw_starts(game: Any, starts: int, seed: int, opening: int = 0) -> list[Any]:
     """`starts` start states of `game` as JSON (its wire format), each drawn with its own seed.
 
@@ -37,8 +44,7 @@ def draw_starts(game: Any, starts: int, seed: int, opening: int = 0) -> list[Any
     agents). An opening move that would end the game is never chosen; the opening stops early
     when every move would.
     """
-    if isinstance(opening, bool) or not isinstance(opening, int) or opening < 0:
-        raise ValueError(f"opening must be a whole number of moves >= 0, got {opening!r}")
+    check_opening(opening)
     out = []
     for k in range(starts):
         rng = np.random.default_rng(derived_seed(seed, "start", k))

@@ -307,10 +307,11 @@ _JAILS_PID = 0
 
 
 def agent_zygote(source: str, role: str = "agent") -> Zygote:
-    """The jailed zygote of one agent (keyed by the SHA-256 of its source), started on first use.
+    """The jailed zygote of one agent, or of one student's game (role "game"), keyed by the role and
+    the SHA-256 of its file's text, started on first use.
 
-    Each agent gets its own bubblewrap namespaces and its own folder, so agents never share a
-    process namespace or a writable file. Needs `bwrap` (`gamekit.isolation.require_bwrap`).
+    Each agent and each game gets its own bubblewrap namespaces and its own folder, so they never
+    share a process namespace or a writable file. Needs `bwrap` (`gamekit.isolation.require_bwrap`).
     """
     global _JAILS_PID
     from ..isolation import require_bwrap

@@ -26,6 +26,7 @@ __all__ = [
     "describe_axes",
     "figure_metadata",
     "FIGURE_KINDS",
+    "img_html",
     "install",
     "set_alt",
 ]
@@ -202,6 +203,14 @@ _INSTALLED: list[bool] = []
 _STASH = "_gamekit_png"
 
 
+def img_html(png_base64: str, alt: str, style: str = "max-width:100%") -> str:
+    """An `<img>` of a base64 PNG with its alt text (escaped)."""
+    import html
+
+    css = f' style="{style}"' if style else ""
+    return f'<img src="data:image/png;base64,{png_base64}" alt="{html.escape(alt, quote=True)}"{css}>'
+
+
 def _figure_html(formatters: Any, fig: Any) -> str | None:
     """The figure as `<img alt="...">` (JupyterLab shows a PNG output without any alt text).
 
@@ -210,7 +219,6 @@ def _figure_html(formatters: Any, fig: Any) -> str | None:
     build shows the PNG output with its alt text from the metadata and ignores this HTML.
     """
     import base64
-    import html
 
     from matplotlib.figure import Figure
 
@@ -232,9 +240,7 @@ def _figure_html(formatters: Any, fig: Any) -> str | None:
     if data is None:
         return None
     fig.__dict__[_STASH] = data
-    b64 = base64.b64encode(data).decode("ascii") if isinstance(data, bytes) else str(data)
-    alt = html.escape(alt_text(fig), quote=True)
-    return f'<img src="data:image/png;base64,{b64}" alt="{alt}" style="max-width:100%">'
+    return img_html(base64.b64encode(data).decode("ascii") if isinstance(data, bytes) else str(data), alt_text(fig))
 
 
 def install() -> bool:

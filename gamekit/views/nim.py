@@ -26,9 +26,9 @@ from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
 from ..protocol import Game, Move, State, Winner, check_bool, check_int, check_player, is_int, require_game_methods
 from ..solve import best_moves, move_values, solve
-from .alt import set_alt
+from .alt import img_html, set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
-from .widgets import Picture, SnapshotWidget, img_html
+from .widgets import Picture, SnapshotWidget
 
 __all__ = [
     "nim_position_words",

@@ -15,11 +15,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .alt import alt_text
+from .alt import alt_text, img_html
 
 __all__ = [
     "figure_png",
-    "img_html",
     "live_html",
     "MESSAGE_COLOURS",
     "Picture",
@@ -31,20 +30,14 @@ __all__ = [
 MESSAGE_COLOURS = {"info": "#333333", "error": "#b00020", "good": "#1a7f37"}
 
 
-def figure_png(fig) -> str:
-    """A matplotlib figure as base64 PNG (and closes it, so it is not shown twice)."""
+def figure_png(fig, dpi: int = 90) -> str:
+    """A matplotlib figure as base64 PNG at `dpi` (and closes it, so it is not shown twice)."""
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight", dpi=90)
+    fig.savefig(buf, format="png", bbox_inches="tight", dpi=dpi)
     plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def img_html(png_base64: str, alt: str, style: str = "") -> str:
-    """An `<img>` of a base64 PNG with its alt text (escaped)."""
-    css = f' style="{style}"' if style else ""
-    return f'<img src="data:image/png;base64,{png_base64}" alt="{html.escape(alt, quote=True)}"{css}>'
 
 
 class Picture(widgets.HTML):
@@ -63,15 +56,11 @@ class Picture(widgets.HTML):
 
     def show(self, fig: Any, dpi: int = 90, alt: str | None = None) -> None:
         """Show `fig` at `dpi`, described by `alt` (default: the figure's own alt text)."""
-        import matplotlib.pyplot as plt
-
         text = alt if alt is not None else alt_text(fig)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", bbox_inches="tight", dpi=dpi)
-        plt.close(fig)
-        self.png, self.alt = buf.getvalue(), text
+        png = figure_png(fig, dpi)
+        self.png, self.alt = base64.b64decode(png), text
         size = f"width:{self.width}px;max-width:100%;height:auto" if self.width else "max-width:100%;height:auto"
-        self.value = img_html(base64.b64encode(self.png).decode("ascii"), text, f"{size};display:block")
+        self.value = img_html(png, text, f"{size};display:block")
 
 
 def live_html(text: str, colour: str = "#333") -> str:
