@@ -470,6 +470,32 @@ def test_stepper_widget_and_figures_headless():
         plt.close(f)
 
 
+def test_tree_alt_text_names_the_red_edges_it_draws():
+    """The alt text counts and names the edges drawn red: one with best="first", every best one
+    without it, none with best=False (the figure and its text alternative from the same data)."""
+    from gamekit.views.alt import alt_text
+    from gamekit.views.colors import RED
+    from gamekit.views.trees import _red_children
+
+    exact = solve(TicTacToe()).__getitem__
+    tree = build_tree(TicTacToe(), depth=1, same=canonical, values=exact, order=lines_order)
+    ties = [c.path[0] for c in tree.children if c.value == tree.value]
+    assert tree.value == 0 and len(ties) == 3  # centre, corner and edge all draw
+    for best, red_moves in (("first", ties[:1]), (True, ties), (False, [])):
+        fig = draw_tree(tree, best=best)
+        reds = [ln for ln in fig.axes[0].lines if matplotlib.colors.same_color(ln.get_color(), RED)]
+        assert len(reds) == len(red_moves) == len(_red_children(tree, best))
+        text = alt_text(fig)
+        if red_moves:
+            word = "move" if len(red_moves) == 1 else "moves"
+            moves = ", ".join(map(str, red_moves))
+            assert f"{len(red_moves)} best {word} from the root ({moves}) drawn red" in text, text
+        else:
+            assert "red" not in text, text
+        assert ("2 other moves as good" in text) == (best == "first"), text
+        plt.close(fig)
+
+
 def test_nested_sets_figure_and_its_input_check():
     from gamekit.views.trees import draw_nested_sets
 

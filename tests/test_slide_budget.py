@@ -83,3 +83,34 @@ def test_a_missing_or_bad_length_is_refused(bad):
     nb = nbformat.v4.new_notebook(metadata={} if bad is None else {"course": {"minutes": bad}})
     with pytest.raises(ValueError, match="minutes"):
         build.lesson_minutes(nb)
+
+
+def _lesson_times(text: str, row: str) -> dict[str, int]:
+    """{lesson number: minutes} from the rows of a lesson table (`row` finds number and time column)."""
+    out = {}
+    for m in re.finditer(row, text, re.M):
+        out[m.group(1)] = sum(int(x) for x in re.findall(r"\d+", m.group(2)))
+    return out
+
+
+def test_the_start_page_and_readme_state_each_lessons_length():
+    """The tables on the start page and in README give every lesson the length of its metadata."""
+    from conftest import ROOT
+
+    lessons = {p.name[:2]: build.lesson_minutes(nbformat.read(p, as_version=4)) for p in NOTEBOOKS[1:]}
+    start = nbformat.read(NOTEBOOKS[0], as_version=4)
+    table = next(c.source for c in start.cells if "| lesson | time |" in c.source)
+    on_start = _lesson_times(table, r"^\| (\d\d\w?) · [^|]+\| ([^|]+)\|")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    in_readme = _lesson_times(readme, r"^\| \[(\d\d\w?)-[^|]+\| [^|]+\| ([^|]+)\|")
+    assert on_start == lessons, (on_start, lessons)
+    assert in_readme == lessons, (in_readme, lessons)
+
+
+def test_the_start_page_says_what_needs_linux():
+    """No lesson is said to need "Linux or macOS" (bubblewrap is Linux only), and grading is not
+    said to need no Docker (README sends macOS and Windows teachers to the container)."""
+    start = nbformat.read(NOTEBOOKS[0], as_version=4)
+    text = "\n".join(c.source for c in start.cells)
+    assert "Linux or macOS" not in text and "no\nDocker" not in text and "no Docker" not in text
+    assert "not a sandbox" in text and "container" in text and "WSL 2" in text

@@ -165,6 +165,21 @@ def test_widget_callbacks_headless():
     assert "image/png" in w._repr_mimebundle_()
 
 
+def test_widget_picture_alt_text_gives_the_values_shown():
+    """The static picture's text alternative lists the P(lose) written under each square (not the
+    colour shades rescaled to [0, 1]) and says that the colour only ranks them."""
+    import matplotlib.pyplot as plt
+
+    from gamekit.views.alt import alt_text
+
+    fig = TicTacToePlay(hints=True).snapshot()
+    text = alt_text(fig)
+    plt.close(fig)
+    assert "square 4: 0.193 (X 15648 O 5616 D 4608 P(lose) 0.19)" in text, text
+    assert "square 1: 0.336" in text and "square 1: 1 " not in text and "square 4: 0 " not in text
+    assert "the colour ranks them, lowest (reddest) at square 4" in text
+
+
 def test_widget_refuses_bad_setup():
     with pytest.raises(ValueError):
         TicTacToePlay(seat="Z")

@@ -454,3 +454,26 @@ def test_number_graph_edge_options():
     assert len(draw_number_graph(22, edges="none").patches) == 0
     with pytest.raises(ValueError, match="edges must be"):
         draw_number_graph(22, edges="some")
+
+
+def _controls(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _controls(child)
+
+
+@pytest.mark.parametrize("make", [lambda: SubtractionPlay(start=22), lambda: NumberGraphExplorer(22)])
+def test_widget_labels_are_as_wide_as_their_text(make):
+    """On a slide (larger font than JupyterLab) a fixed label width cut "opponent" to "oppon…" and
+    "computer starts" to "computer st…": every described control sizes its label to the text, and
+    toggle buttons size to their words."""
+    import ipywidgets as widgets
+
+    described = [c for c in _controls(make().root) if getattr(c, "description", "") and hasattr(c, "style")]
+    labelled = [c for c in described if not isinstance(c, widgets.Button)]
+    assert labelled, "no labelled control found"
+    for c in labelled:
+        assert c.style.description_width == "initial", f"{c.description!r} has a fixed label width"
+    for c in _controls(make().root):
+        if isinstance(c, widgets.ToggleButtons):
+            assert c.style.button_width == "auto"

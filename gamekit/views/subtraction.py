@@ -755,11 +755,19 @@ class SubtractionPlay(SnapshotWidget):
         parse_start(start)  # a bad start is refused here with its own TypeError/ValueError
         self.seed = seed
         self._games_started = 0
-        self.start_box = widgets.Text(value=str(start), description="start", layout=widgets.Layout(width="150px"))
-        self.new_button = widgets.Button(description="New game")
-        self.opponent_box = widgets.Dropdown(options=OPPONENTS, value=opponent, description="opponent")
+        # labels as wide as their text (ipywidgets' fixed widths cut "opponent" on a slide's larger font)
+        wide = {"description_width": "initial"}
+        self.start_box = widgets.Text(
+            value=str(start), description="start", style=wide, layout=widgets.Layout(width="170px")
+        )
+        self.new_button = widgets.Button(description="New game", layout=widgets.Layout(width="auto"))
+        self.opponent_box = widgets.Dropdown(
+            options=OPPONENTS, value=opponent, description="opponent", style=wide, layout=widgets.Layout(width="auto")
+        )
         self.first_box = widgets.ToggleButtons(
-            options=["you start", "computer starts"], value="you start" if human_first else "computer starts"
+            options=["you start", "computer starts"],
+            value="you start" if human_first else "computer starts",
+            style={"button_width": "auto"},
         )
         self.move_buttons = [
             widgets.Button(description=f"−{d}", layout=widgets.Layout(width="70px")) for d in self.moves
@@ -773,7 +781,10 @@ class SubtractionPlay(SnapshotWidget):
             button.on_click(lambda _, d=d: self.play_move(d))
         self.root = widgets.VBox(
             [
-                widgets.HBox([self.start_box, self.opponent_box, self.first_box, self.new_button]),
+                widgets.HBox(
+                    [self.start_box, self.opponent_box, self.first_box, self.new_button],
+                    layout=widgets.Layout(flex_flow="row wrap"),  # a narrow slide wraps the row, never cuts it
+                ),
                 widgets.HBox(self.move_buttons),
                 self.status,
                 self.message,
@@ -901,8 +912,12 @@ class NumberGraphExplorer(SnapshotWidget):
         if max_N < N:
             raise ValueError(f"N must be at most max_N={max_N}, got {N}")
         # a labelled number box, not a slider: JupyterLab names a slider's handle for no screen reader
-        self.slider = widgets.BoundedIntText(value=N, min=0, max=max_N, description="N")
-        self.moves_box = widgets.Text(value=", ".join(map(str, self.moves)), description="moves")
+        self.slider = widgets.BoundedIntText(
+            value=N, min=0, max=max_N, description="N", style={"description_width": "initial"}
+        )
+        self.moves_box = widgets.Text(
+            value=", ".join(map(str, self.moves)), description="moves", style={"description_width": "initial"}
+        )
         self.apply = widgets.Button(description="Use these moves")
         self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")
@@ -987,7 +1002,9 @@ class MixedRateExplorer(SnapshotWidget):
         self.seed = check_int(seed, "seed", minimum=0)
         self.rates = {x: mixed_win_rate(x, games, seed) for x in self.ps}
         # a labelled list, not a slider: JupyterLab names a slider's handle for no screen reader
-        self.slider = widgets.Dropdown(options=list(self.ps), value=self._nearest(p), description="p")
+        self.slider = widgets.Dropdown(
+            options=list(self.ps), value=self._nearest(p), description="p", style={"description_width": "initial"}
+        )
         self.readout = widgets.HTML()
         self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")

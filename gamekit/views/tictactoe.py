@@ -174,11 +174,18 @@ def heat_map(
         _, ax = plt.subplots(figsize=(7, 7))
     fill = {i: cmap((v - vmin) / (vmax - vmin) if vmax > vmin else 0.5) for i, v in values.items()}
     draw_board(board, ax=ax, title=title, notes=labels, fill=fill)
-    shown = ", ".join(f"square {i}: {num(v)}" for i, v in sorted(values.items()))
+
+    def shown(i: int, v: float) -> str:
+        label = " ".join((labels or {}).get(i, "").split())
+        return f"square {i}: {num(v)}" + (f" ({label})" if label else "")
+
     low = min(values, key=lambda i: values[i]) if values else None
-    text = f"Heat map{f' ({title})' if title else ''} on a TicTacToe board, {board_words(board)}; values {shown}"
+    text = (
+        f"Heat map{f' ({title})' if title else ''} on a TicTacToe board, {board_words(board)}; "
+        f"values {', '.join(shown(i, v) for i, v in sorted(values.items()))}"
+    )
     if low is not None:
-        text += f"; lowest (reddest) at square {low}"
+        text += f"; the colour ranks them, lowest (reddest) at square {low}"
     return set_alt(ax, text, (["square", "value"], sorted(values.items())))
 
 
@@ -468,8 +475,8 @@ class TicTacToePlay(SnapshotWidget):
     def snapshot(self):
         notes, values = self._hint_data()
         fig, ax = plt.subplots(figsize=(6, 6))
-        if values:
-            heat_map(self.state, _relative(values), notes, ax=ax)
+        if values:  # the raw values (they go into the alt text), coloured from lowest to highest
+            heat_map(self.state, values, notes, ax=ax, vmin=min(values.values()), vmax=max(values.values()))
         else:
             draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
         ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=14)

@@ -177,6 +177,15 @@ def draw_mini_board(
             )
 
 
+def _red_children(n: TreeNode, best: bool | str) -> list[TreeNode]:
+    """The children of `n` whose edges `draw_tree` draws red: the best moves (all of them, or
+    with best="first" the first one in the search's order), none without `best`."""
+    if not best or n.value is None:
+        return []
+    chosen = [ch for ch in n.children if ch.value is not None and ch.value == n.value]
+    return chosen[:1] if best == "first" else chosen
+
+
 def draw_tree(
     root: TreeNode,
     ax=None,
@@ -199,11 +208,11 @@ def draw_tree(
     fig = ax.figure
     for n in root.walk():
         x0, y0 = pos[n.path]
-        firsts = [ch for ch in n.children if ch.value is not None and ch.value == n.value][:1]
+        chosen = _red_children(n, best)
         for ch in n.children:
             x1, y1 = pos[ch.path]
-            chosen = best and ch.value is not None and ch.value == n.value and (best != "first" or ch in firsts)
-            ax.plot([x0, x1], [y0, y1], color=RED if chosen else BLACK, lw=2.2 if chosen else 0.8, zorder=1)
+            is_red = any(ch is c for c in chosen)
+            ax.plot([x0, x1], [y0, y1], color=RED if is_red else BLACK, lw=2.2 if is_red else 0.8, zorder=1)
     for n in root.walk():
         x, y = pos[n.path]
         label_x, ha, va = x, "center", "top"
@@ -246,9 +255,15 @@ def draw_tree(
     )
     if root.value is not None:
         text += f"; the root's minimax value is {value_fmt(root.value)}"
-        if best:
-            chosen = [ch for ch in root.children if ch.value == root.value]
-            text += f"; {len(chosen)} best move{'s' if len(chosen) != 1 else ''} from the root drawn red and thick"
+        red = _red_children(root, best)
+        if red:
+            moves = ", ".join(str(ch.path[-1]) for ch in red)
+            many = len(red) != 1
+            text += f"; {len(red)} best move{'s' if many else ''} from the root ({moves}) drawn red and thick"
+            ties = sum(ch.value == root.value for ch in root.children) - len(red)
+            if ties:
+                others = f"{ties} other move{'s' if ties != 1 else ''}"
+                text += f" (the first the search tries; {others} as good, drawn black)"
     set_alt(ax, text)
     return fig
 
