@@ -85,24 +85,24 @@ def test_a_missing_or_bad_length_is_refused(bad):
         build.lesson_minutes(nb)
 
 
-def _lesson_times(text: str, row: str) -> dict[str, int]:
-    """{lesson number: minutes} from the rows of a lesson table (`row` finds number and time column)."""
-    out = {}
-    for m in re.finditer(row, text, re.M):
-        out[m.group(1)] = sum(int(x) for x in re.findall(r"\d+", m.group(2)))
-    return out
+def _lesson_times(text: str, row: str) -> list[tuple[str, int]]:
+    """[(lesson number, minutes)] from the rows of a lesson table, in order (`row` finds number and time)."""
+    return [
+        (m.group(1), sum(int(x) for x in re.findall(r"\d+", m.group(2)))) for m in re.finditer(row, text, re.M)
+    ]
 
 
 def test_the_start_page_and_readme_state_each_lessons_length():
-    """The tables on the start page and in README give every lesson the length of its metadata."""
+    """The tables on the start page and in README give every lesson (every part of one) the length of
+    its metadata, in the order of the files."""
     from conftest import ROOT
 
-    lessons = {p.name[:2]: build.lesson_minutes(nbformat.read(p, as_version=4)) for p in NOTEBOOKS[1:]}
+    lessons = [(p.name[:2], build.lesson_minutes(nbformat.read(p, as_version=4))) for p in NOTEBOOKS[1:]]
     start = nbformat.read(NOTEBOOKS[0], as_version=4)
     table = next(c.source for c in start.cells if "| lesson | time |" in c.source)
-    on_start = _lesson_times(table, r"^\| (\d\d\w?) · [^|]+\| ([^|]+)\|")
+    on_start = _lesson_times(table, r"^\| (\d\d) · [^|]+\| ([^|]+)\|")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    in_readme = _lesson_times(readme, r"^\| \[(\d\d\w?)-[^|]+\| [^|]+\| ([^|]+)\|")
+    in_readme = _lesson_times(readme, r"^\| \[(\d\d)-[^|]+\| [^|]+\| ([^|]+)\|")
     assert on_start == lessons, (on_start, lessons)
     assert in_readme == lessons, (in_readme, lessons)
 

@@ -22,6 +22,12 @@ test case of a master becomes two parts:
 * the *judge*: the test's code, run in a fresh process that never ran the student's code, on
   the lesson's own definitions (the master's cells outside the exercises) and the plain answers.
 
+Public checks and hidden tests cannot disagree about what an answer may be: public checks see
+the answers as the judge does (`gamekit.course.plain.graded_answers`: a NumPy number as a Python
+one, an array as a list), and a hidden test's judge starts with the exercise's public checks of
+the answers it reads, so no answer passes the hidden tests that a public check calls "not yet"
+(`tests/test_check_agreement.py` tries every exercise with right and wrong answers).
+
 `spec(master)` writes this down as JSON; `assign` puts it into the autograder zip as
 `gamekit-grading.json`, and the grader reads it from there.
 """
@@ -117,6 +123,17 @@ def _config(source: str) -> tuple[dict[str, Any], str]:
     return (yaml.safe_load(m.group(1)) or {}), source[: m.start()] + source[m.end() :]
 
 
+def _with_public_checks(judge: str, public: list[tuple[str, set[str]]], reads: set[str]) -> str:
+    """A hidden test's judge code with the exercise's public checks in front of it: the public
+    checks of the answers this test reads (those that call no code of the student's). So a
+    hidden test never accepts an answer its public check calls "not yet": both run on the same
+    plain data (`gamekit.course.plain.graded_answers`), and the hidden one demands the public one."""
+    checks = [body.strip() for body, names in public if names and names <= reads]
+    if not checks:
+        return judge
+    return "# the exercise's public checks first: a right answer passes them too\n" + "\n".join(checks) + "\n" + judge
+
+
 def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
     """The grading spec of a master (see the module doc). Raises SpecError for a hidden test that
     uses a function the student wrote without saying what to ask of it (`def probe`)."""
@@ -148,15 +165,23 @@ def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
     for q in qs:
         cases: list[Case] = []
         explicit = 0.0
-        for k, i in enumerate(q.test_cells):
-            cell = master.cells[i]
-            if cell.cell_type != "code":
-                continue
-            config, body = _config(cell.source)
+        tests: list[tuple[int, dict[str, Any], str]] = [
+            (k, *_config(master.cells[i].source))
+            for k, i in enumerate(q.test_cells)
+            if master.cells[i].cell_type == "code"
+        ]
+        public = [
+            (body, free_names(body) & values)
+            for _, config, body in tests
+            if not config.get("hidden", False) and split_probe(body) is None and not free_names(body) & code
+        ]
+        for k, config, body in tests:
             hidden = bool(config.get("hidden", False))
             case_id = f"{q.name}.{k}"
             split = split_probe(body)
             probe, judge = split if split else (None, body)
+            if hidden:
+                judge = _with_public_checks(judge, public, free_names(judge) & values)
             names = sorted(free_names(judge) & values)
             calls = sorted(free_names(probe if probe else body) & code)
             if split is None and calls and hidden:

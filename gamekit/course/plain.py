@@ -19,6 +19,7 @@ nesting, and builds nothing but the types above. No pickle, no class named by th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from fractions import Fraction
@@ -26,7 +27,17 @@ from typing import Any
 
 from ..jsonio import JSONLoadError, parse_json
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "PlainDataError", "decode", "dumps", "encode", "loads"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "PlainDataError",
+    "as_graded",
+    "decode",
+    "dumps",
+    "encode",
+    "graded_answers",
+    "loads",
+]
 
 #: Largest encoded answer accepted (bytes of JSON text).
 MAX_BYTES = 4_000_000
@@ -147,3 +158,26 @@ def loads(text: str) -> Any:
     except (JSONLoadError, ValueError) as exc:  # ValueError: an integer too long to parse, say
         raise PlainDataError(str(exc)) from None
     return decode(parsed)
+
+
+def as_graded(value: Any) -> Any:
+    """`value` as the grader's judge receives it: encoded as in the sandbox, decoded as on the
+    teacher's side (a numpy integer becomes an int, an array a list). PlainDataError if it cannot
+    travel."""
+    return loads(dumps(value))
+
+
+def graded_answers(env: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `env` whose answers (`answer_*`) are replaced by `as_graded(answer)`.
+
+    Public checks run on this, in a class copy and a self-study copy alike, so they see an answer
+    exactly as the hidden tests do: one statement of what an answer may be, and a NumPy number
+    passes wherever the Python number does. An answer that cannot travel (a game object, a
+    function) is left as it is: its exercise probes it instead (`gamekit.course.cases`).
+    """
+    out = dict(env)
+    for name, value in env.items():
+        if name.startswith("answer_") and value is not Ellipsis:
+            with contextlib.suppress(PlainDataError, RecursionError, ValueError, TypeError):
+                out[name] = as_graded(value)
+    return out
