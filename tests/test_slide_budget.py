@@ -87,9 +87,7 @@ def test_a_missing_or_bad_length_is_refused(bad):
 
 def _lesson_times(text: str, row: str) -> list[tuple[str, int]]:
     """[(lesson number, minutes)] from the rows of a lesson table, in order (`row` finds number and time)."""
-    return [
-        (m.group(1), sum(int(x) for x in re.findall(r"\d+", m.group(2)))) for m in re.finditer(row, text, re.M)
-    ]
+    return [(m.group(1), sum(int(x) for x in re.findall(r"\d+", m.group(2)))) for m in re.finditer(row, text, re.M)]
 
 
 def test_the_start_page_and_readme_state_each_lessons_length():
