@@ -305,3 +305,16 @@ def test_a_hidden_test_demands_the_public_checks_of_the_answers_it_reads():
     other = _tiny_master("assert answer_b > 0", "assert tuple(answer) == (1, 2)", "answer = (1, 2)\nanswer_b = 1")
     [q] = cases.spec(other)["questions"]
     assert "answer_b" not in next(c for c in q["cases"] if c["hidden"])["judge"]
+
+
+def test_only_the_answer_statements_of_a_public_check_join_the_hidden_test():
+    """A public check that also calls the student's function gives the hidden test its statements
+    about the answer (and what they need), not the call, which only the probe may make."""
+    public = "assert callable(f)\n_pair = answer\nassert isinstance(_pair, tuple) and len(_pair) == 2"
+    hidden = "def probe():\n    return f(1)\n\nassert probe() == 2 and tuple(answer) == (1, 2)"
+    master = _tiny_master(public, hidden, "def f(x):\n    return x + 1\n\nanswer = (1, 2)  # SOLUTION")
+    [q] = cases.spec(master)["questions"]
+    judged = next(c for c in q["cases"] if c["hidden"])["judge"]
+    assert "_pair = answer" in judged and "isinstance(_pair, tuple)" in judged and "callable" not in judged
+    lines = cases._answer_statements(public, {"answer"}, {"f"}, set())
+    assert lines == []  # a hidden test that does not read the answer gets none of it

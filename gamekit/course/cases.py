@@ -123,12 +123,39 @@ def _config(source: str) -> tuple[dict[str, Any], str]:
     return (yaml.safe_load(m.group(1)) or {}), source[: m.start()] + source[m.end() :]
 
 
-def _with_public_checks(judge: str, public: list[tuple[str, set[str]]], reads: set[str]) -> str:
-    """A hidden test's judge code with the exercise's public checks in front of it: the public
-    checks of the answers this test reads (those that call no code of the student's). So a
-    hidden test never accepts an answer its public check calls "not yet": both run on the same
-    plain data (`gamekit.course.plain.graded_answers`), and the hidden one demands the public one."""
-    checks = [body.strip() for body, names in public if names and names <= reads]
+def _answer_statements(body: str, values: set[str], code: set[str], reads: set[str]) -> list[str]:
+    """The statements of a public check that the judge can run for a hidden test reading `reads`:
+    those that read only these answers, call no code of the student's, and use nothing bound by a
+    statement left out (`assert callable(f)` goes, `assert isinstance(answer, int)` stays)."""
+    runnable: list[tuple[str, set[str], set[str]]] = []
+    left_out: set[str] = set()
+    for stmt in ast.parse(body).body:
+        source = ast.get_source_segment(body, stmt) or ""
+        used = free_names(source)
+        binds = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        if used & (code | left_out) or not (used & values) <= reads:
+            left_out |= binds
+        else:
+            runnable.append((source, used, binds))
+    derived = set(values)  # answers, and names computed from them
+    checking = []
+    for _, used, binds in runnable:
+        checking.append(bool(used & derived))
+        if checking[-1]:
+            derived |= binds
+    kept: list[str] = []
+    needed: set[str] = set()
+    for (source, used, binds), checks in zip(reversed(runnable), reversed(checking)):
+        if checks or binds & needed:  # a statement about an answer, or one it needs
+            kept.insert(0, source)
+            needed |= used
+    return kept
+
+
+def _with_public_checks(judge: str, checks: list[str]) -> str:
+    """A hidden test's judge code with the exercise's public checks of the same answers in front of
+    it. So a hidden test never accepts an answer its public check calls "not yet": both run on the
+    same plain data (`gamekit.course.plain.graded_answers`), and the hidden one demands the public one."""
     if not checks:
         return judge
     return "# the exercise's public checks first: a right answer passes them too\n" + "\n".join(checks) + "\n" + judge
@@ -170,18 +197,16 @@ def spec(master: nbformat.NotebookNode) -> dict[str, Any]:
             for k, i in enumerate(q.test_cells)
             if master.cells[i].cell_type == "code"
         ]
-        public = [
-            (body, free_names(body) & values)
-            for _, config, body in tests
-            if not config.get("hidden", False) and split_probe(body) is None and not free_names(body) & code
-        ]
+        public = [body for _, config, body in tests if not config.get("hidden", False) and split_probe(body) is None]
         for k, config, body in tests:
             hidden = bool(config.get("hidden", False))
             case_id = f"{q.name}.{k}"
             split = split_probe(body)
             probe, judge = split if split else (None, body)
             if hidden:
-                judge = _with_public_checks(judge, public, free_names(judge) & values)
+                reads = free_names(judge) & values
+                checks = [line for body in public for line in _answer_statements(body, values, code, reads)]
+                judge = _with_public_checks(judge, checks)
             names = sorted(free_names(judge) & values)
             calls = sorted(free_names(probe if probe else body) & code)
             if split is None and calls and hidden:
