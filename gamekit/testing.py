@@ -327,7 +327,8 @@ class _Checker:
                 "initial_state() twice gives equal states with different hashes (__eq__ without a matching __hash__)",
                 path,
             )
-        state, on_this_game, walked = start, {start}, [(start, [])]
+        state, on_this_game = start, {start}
+        walked: list[tuple[State, list]] = [(start, [])]
         for choice in choices:
             self.tick()
             moves = self.moves_at[state]

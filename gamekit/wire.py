@@ -34,7 +34,7 @@ import dataclasses
 import inspect
 import math
 import reprlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -154,22 +154,15 @@ def _shape(value: Any, depth: int = 0) -> Any:
     return type(value).__qualname__
 
 
-def _homogeneous(template: Sequence[Any]) -> bool:
-    """True when every item of `template` has the same shape (a sequence that may grow or shrink)."""
-    first = _shape(template[0])
-    return all(_shape(t) == first for t in template[1:])
-
-
 def from_json(data: JSON, template: Any, what: str = "the value") -> Any:
     """Rebuild `data` in the shape of `template` (a value of the type wanted), strictly.
 
     A scalar must be of the template's JSON type (no decimal number for a whole number, no string
     for a number, no true/false for a number; a decimal number must be finite); a dataclass is an
     object of exactly its fields, a NamedTuple a list of exactly its fields, a tuple a list of the
-    same length item by item, or of any length when all the template's items are alike (each item
-    then like the first). Where the template says nothing (None, an empty tuple) any JSON scalar or
-    list of them is taken. Anything else raises `WireError` naming `what` and what is allowed.
-    Linear in the size of `data`."""
+    same length, item by item. Where the template says nothing (None, or an empty tuple such as a
+    history that grows) any JSON scalar or list of them is taken. Anything else raises `WireError`
+    naming `what` and what is allowed. Linear in the size of `data`."""
     try:
         return _from_json(data, template, what)
     except RecursionError:
@@ -191,31 +184,29 @@ def _from_json(data: JSON, template: Any, what: str) -> Any:
         except (TypeError, ValueError) as exc:
             raise WireError(f"{what}: {kind.__name__} refused these fields: {str(exc)[:200]}") from None
     if isinstance(template, tuple) and hasattr(template, "_fields"):  # a NamedTuple
-        kind = type(template)
+        named = type(template)
         if not isinstance(data, list) or len(data) != len(template):
             fields = ", ".join(template._fields)
-            raise refuse(what, f"a list of the {len(template)} fields {fields} of {kind.__name__}", data)
-        return kind(*(_from_json(d, t, f"{what}.{n}") for d, t, n in zip(data, template, template._fields)))
+            raise refuse(what, f"a list of the {len(template)} fields {fields} of {named.__name__}", data)
+        return named(*(_from_json(d, t, f"{what}.{n}") for d, t, n in zip(data, template, template._fields)))
     if isinstance(template, (tuple, list)):
         if not isinstance(data, list):
             raise refuse(what, "a list", data)
-        if len(template) == len(data):
+        if template and len(template) != len(data):
+            raise refuse(what, f"a list of exactly {len(template)} items, like the start's", data)
+        if template:
             items = [_from_json(d, t, f"{what}[{i}]") for i, (d, t) in enumerate(zip(data, template))]
-        elif template and _homogeneous(template):
-            items = [_from_json(d, template[0], f"{what}[{i}]") for i, d in enumerate(data)]
-        elif template:
-            raise refuse(what, f"a list of exactly {len(template)} items", data)
-        else:
+        else:  # the start's is empty (a history, a hand): any length, items as plain JSON scalars or lists
             items = [_plain(d, f"{what}[{i}]") for i, d in enumerate(data)]
         return tuple(items) if isinstance(template, tuple) else items
-    kind = _scalar_kind(template)
-    if kind == "null":
+    scalar = _scalar_kind(template)
+    if scalar == "null":
         return _plain(data, what)
-    if kind is not None:
-        if _scalar_kind(data) != kind or isinstance(data, np.generic):
-            raise refuse(what, _ALLOWED[kind], data)
-        if kind == "float" and not math.isfinite(data):
-            raise refuse(what, _ALLOWED[kind], data)
+    if scalar is not None:
+        if _scalar_kind(data) != scalar or isinstance(data, np.generic):
+            raise refuse(what, _ALLOWED[scalar], data)
+        if scalar == "float" and not math.isfinite(data):
+            raise refuse(what, _ALLOWED[scalar], data)
         return data
     raise WireError(f"{what}: no default JSON form for {type(template).__name__}; define the game's own decoder")
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -154,6 +155,28 @@ def _budget_from_json(data: Any, who: str) -> dict[int, float]:
             )
         budget[int(take)] = math.inf if uses is None else uses
     return budget
+
+
+#: Games with at most this many positions are decoded exactly: a state must be among them.
+MAX_EXACT_POSITIONS = 100_000
+
+
+@lru_cache(maxsize=32)
+def _reachable_states(game: GeneralizedNim) -> frozenset | None:
+    """Every position of `game` (None when there are more than MAX_EXACT_POSITIONS: then the decoder
+    checks what the uses left can tell). Keyed by the game, which is equal exactly for equal rules."""
+    start = game.initial_state()
+    seen, frontier = {start}, [start]
+    while frontier:
+        state = frontier.pop()
+        for move in game.legal_moves(state):
+            child = game.play(state, move)
+            if child not in seen:
+                if len(seen) >= MAX_EXACT_POSITIONS:
+                    return None
+                seen.add(child)
+                frontier.append(child)
+    return frozenset(seen)
 
 
 def took_last(state: GNimState) -> bool:
@@ -285,6 +308,9 @@ class GeneralizedNim:
         budgets = tuple(self._budget_from_json(b, p, f"{what}'s budget of player {p}") for p, b in enumerate(lists))
         state = GNimState(board, (budgets[0], budgets[1]), to_move, won)
         problem = self._impossible(state)
+        reachable = _reachable_states(self)
+        if not problem and reachable is not None and state not in reachable:
+            problem = "no sequence of legal moves from the start leads to it"
         if problem:
             raise WireError(f"{what} {show(data, 160)} cannot occur: {problem}")
         return state
