@@ -223,9 +223,9 @@ def _plain(data: JSON, what: str) -> Any:
 
 def _template_moves(game: Any) -> list[Any]:
     """One legal move of the start per shape of move (whole number, string, pair, ...): the forms a move may take."""
-    shapes: dict[str, Any] = {}
+    shapes: dict[Any, Any] = {}
     for m in game.legal_moves(game.initial_state()):
-        shapes.setdefault(repr(_shape(m)), m)
+        shapes.setdefault(_shape(m), m)
     return list(shapes.values())
 
 
