@@ -263,8 +263,8 @@ class _Checker:
 
     # -- the frame: one random game, time, and telling the game's errors from the checker's ----------
     def walk(self, choices: list[int]) -> None:
-        """One random game, checked position by position. On a failure every cache is emptied, so
-        that hypothesis, replaying the failing game, meets the same failure (nothing is skipped)."""
+        """One random game, checked position by position. What passed is remembered across games (a
+        position that failed never is, so hypothesis, replaying a failing game, meets the failure again)."""
         if self.out_of_time:
             return
         try:
@@ -275,13 +275,7 @@ class _Checker:
         except GameCheckError as failure:
             if self.failure is None or len(failure.path) < len(self.failure.path):
                 self.failure = failure
-            self.reset()
             raise
-
-    def reset(self) -> None:
-        for cache in (self.moves_at, self.player_at, self.first_seen, self.wired, self.agreed, self.tried):
-            cache.clear()
-        self.moves_seen.clear()
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
