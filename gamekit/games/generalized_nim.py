@@ -158,7 +158,7 @@ def _budget_from_json(data: Any, who: str) -> dict[int, float]:
 
 
 #: Games with at most this many positions are decoded exactly: a state must be among them.
-MAX_EXACT_POSITIONS = 100_000
+MAX_EXACT_POSITIONS = 5_000
 
 
 @lru_cache(maxsize=32)
