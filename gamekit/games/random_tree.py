@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..protocol import WireError, check_int, illegal_move, kind_name
-from ..wire import json_int, json_list
+from ..wire import json_int, json_list, show
 
 __all__ = [
     "RandomTree",
@@ -106,7 +106,7 @@ class TreeGame:
         node = self.tree
         for i, m in enumerate(items):
             if isinstance(node, float):
-                raise WireError(f"{what} goes on below a leaf at step {i}: the path {items[:i]} ends there")
+                raise WireError(f"{what} goes on below a leaf at step {i}: the path {show(items[:i])} ends there")
             node = node[json_int(m, f"{what}[{i}]", 0, len(node) - 1, WireError)]
         return tuple(items)
 
