@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from gamekit.isolation import HOME, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, python_command
+from gamekit.sandbox.bwrap import HOME, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, python_command
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
 
@@ -74,7 +74,7 @@ def test_code_in_a_jail_sees_nothing_of_the_teacher_and_reaches_nobody(tmp_path,
 
 
 def test_without_bwrap_the_message_says_how_to_get_the_sandbox(monkeypatch):
-    monkeypatch.setattr("gamekit.isolation.bwrap_path", lambda: None)
+    monkeypatch.setattr("gamekit.sandbox.bwrap.bwrap_path", lambda: None)
     with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap.*--trusted-code"):
         Jail().command(["true"])
 
@@ -94,7 +94,7 @@ def test_folders_under_tmp_stay_visible_below_the_private_tmp(tmp_path):
 def test_a_bubblewrap_that_cannot_make_a_box_is_refused_with_the_container_hint(tmp_path, monkeypatch):
     """bwrap installed but not allowed to make namespaces (a container started without the options):
     a clear refusal naming bubblewrap's complaint and what to do, before any student code runs."""
-    import gamekit.isolation as isolation
+    import gamekit.sandbox.bwrap as isolation
 
     fake = tmp_path / "bwrap"
     fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")

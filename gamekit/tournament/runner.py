@@ -21,14 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..isolation import require_bwrap
+from ..sandbox import clean_text, require_bwrap
+from ..sandbox.zygote import close_jails
 from .games import GameRef, open_rules, resolve_game
 from .house import HOUSE_RANDOM
 from .referee import GameSpec, check_source, play_game_spec
 from .sandbox import Limits
 from .schedule import FORMATS, check_opening, derived_seed, schedule
 from .store import Store
-from .zygote import close_jails
 
 RANDOM_ID = "house-random"
 
@@ -260,6 +260,7 @@ class Tournament:
             status = "rejected" if reason else "accepted"
             if not reason and unseeded(records):
                 reason = UNSEEDED_WARNING
+            name, reason = clean_text(name, 40, one_line=True), clean_text(reason, 4000)
             self.store.put_agent(replace(e, name=name or e.id, status=status, reason=reason).row())
         return self.entrants()
 
