@@ -369,8 +369,8 @@ def test_a_tournament_with_no_games_yet_still_reports_and_says_why_it_has_no_rat
 
 def test_importing_a_module_nobody_loaded_is_allowed_even_after_the_source_folder_changed():
     import gamekit
-    from gamekit.tournament import validate_agent
     from gamekit.sandbox.zygote import shared_zygote
+    from gamekit.tournament import validate_agent
     from gamekit.tournament.games import ENTRY
 
     shared_zygote(ENTRY)  # the agents' parent is running and has listed sys.path once

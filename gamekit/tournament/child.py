@@ -115,7 +115,7 @@ def _serve_game(
     for message in inside.requests(channel):
         try:
             if message["op"] == "new":
-                rules = LocalRules(build(GameRef.from_dict(message["game"]), inside=True))
+                rules = LocalRules(build(GameRef.from_dict(message["game"]), inside=True), legal=True)
                 channel.send({"ok": True})
             elif rules is None:
                 channel.send({"error": "no game built yet"})
