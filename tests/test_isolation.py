@@ -106,3 +106,43 @@ def test_a_bubblewrap_that_cannot_make_a_box_is_refused_with_the_container_hint(
     message = str(caught.value)
     assert "No permissions to create new namespace" in message
     assert "seccomp=unconfined" in message and "Running in a container" in message
+
+
+# --- what the teacher's side reads of a jail, and the text it keeps ------------------------------
+
+
+def test_read_regular_refuses_links_fifos_hard_links_and_large_files_without_blocking(tmp_path):
+    from gamekit.sandbox import FileRefused, read_regular
+
+    secret = tmp_path / "secret"
+    secret.write_text("CANARY")
+    jail = tmp_path / "jail"
+    jail.mkdir()
+    (jail / "ok.txt").write_bytes(b"fine")
+    assert read_regular(str(jail), "ok.txt", 10) == b"fine"
+    os.symlink(secret, jail / "link.txt")
+    os.mkfifo(jail / "fifo.txt")  # a plain open() would wait for a writer for ever
+    os.link(secret, jail / "hard.txt")
+    (jail / "big.txt").write_bytes(b"x" * 11)
+    for name, why in [
+        ("link.txt", "symbolic link"),
+        ("fifo.txt", "not a regular file"),
+        ("hard.txt", "hard links"),
+        ("big.txt", "more than"),
+        ("../secret", "not a file name"),
+    ]:
+        with pytest.raises(FileRefused, match=why):
+            read_regular(str(jail), name, 10)
+
+
+def test_clean_text_makes_any_string_safe_to_store_and_show():
+    import sqlite3
+
+    from gamekit.sandbox import clean_text
+
+    assert clean_text("Eve \ud800", 40) == "Eve \ufffd"
+    assert clean_text("red \x1b[31m", 40) == "red \ufffd[31m"
+    assert clean_text("two\nlines", 40) == "two\nlines" and clean_text("two\nlines", 40, one_line=True) == "two lines"
+    long = clean_text("x" * 1_000_000, 100)
+    assert long == "x" * 100 + " [cut]"
+    sqlite3.connect(":memory:").execute("SELECT ?", (clean_text("\udcff" * 5, 10),))  # storable

@@ -20,6 +20,7 @@ from conftest import ROOT
 
 from gamekit.sandbox import cgroup
 from gamekit.sandbox.bwrap import bwrap_path
+from gamekit.sandbox.zygote import close_jails
 from gamekit.tournament.games import GameFailure, open_rules, resolve_game
 from gamekit.tournament.referee import GameSpec, play_game_spec
 from gamekit.tournament.runner import Tournament, validate_agent
@@ -318,16 +319,32 @@ def _ponder_game(name: str, seat: int) -> dict:
 
 @pytest.mark.parametrize("name", sorted(PONDERERS))
 def test_a_ponderer_gets_nothing_done_outside_its_turn(name, monkeypatch):
+    close_jails()  # new jails, made the way this machine makes them
     record = _ponder_game(name, 0)
     assert record["forfeit"] is None, (record["reason"], record["detail"])
-    counts = _printed(record, 0, "OUTSIDE"), _printed(record, 0, "INSIDE")
-    outside, inside = counts[0][-1], counts[1][-1]
+    outside, inside = _printed(record, 0, "OUTSIDE")[-1], _printed(record, 0, "INSIDE")[-1]
     # what it counts "outside" is the few milliseconds of its own turn before and after its function runs
     assert inside > 0 and outside <= 0.15 * inside, (outside, inside)
     # the same attack without the freezing: it does think in the opponent's turns (the test can fail)
     monkeypatch.setattr(cgroup.GameGroup, "freeze", lambda self: None)
     loose = _ponder_game(name, 0)
+    close_jails()
     assert _printed(loose, 0, "OUTSIDE")[-1] > 0.5 * _printed(loose, 0, "INSIDE")[-1], loose["output"][0]
+
+
+@pytest.mark.skipif(not CGROUPS, reason="the cgroup path is the one tested above")
+@pytest.mark.parametrize("name", sorted(PONDERERS))
+def test_without_cgroups_a_ponderer_is_stopped_by_signals(name, monkeypatch):
+    """The path of a teacher who is not root: SIGSTOP and SIGCONT to the game's process group."""
+    monkeypatch.setattr(cgroup, "mechanism", lambda: "signals")
+    close_jails()
+    try:
+        record = _ponder_game(name, 0)
+    finally:
+        close_jails()
+    assert record["forfeit"] is None, (record["reason"], record["detail"])
+    outside, inside = _printed(record, 0, "OUTSIDE")[-1], _printed(record, 0, "INSIDE")[-1]
+    assert inside > 0 and outside <= 0.15 * inside, (outside, inside)
 
 
 def test_a_pondering_thread_forfeits():

@@ -84,10 +84,13 @@ class GameGroup:
         self.pid = pid
         self.folders = folders  # None: signals to the process group
         self.frozen = False
+        self._state = self._usage = -1  # kept open: a write or read costs microseconds, an open() far more
         if folders is not None:
             for folder in folders.values():
                 folder.mkdir()
                 _write(folder / "cgroup.procs", str(pid))
+            self._state = os.open(folders["freezer"] / "freezer.state", os.O_WRONLY | os.O_CLOEXEC)
+            self._usage = os.open(folders["cpuacct"] / "cpuacct.usage", os.O_RDONLY | os.O_CLOEXEC)
 
     def freeze(self) -> None:
         """Stop every process of the game (it gets nothing done until `thaw`)."""
@@ -95,9 +98,9 @@ class GameGroup:
             return
         self.frozen = True
         with contextlib.suppress(OSError):
-            if self.folders is not None:
-                _write(self.folders["freezer"] / "freezer.state", "FROZEN")
-            else:
+            if self._state >= 0:
+                os.write(self._state, b"FROZEN")
+            elif self.folders is None:
                 os.killpg(self.pid, signal.SIGSTOP)
 
     def thaw(self) -> None:
@@ -105,16 +108,16 @@ class GameGroup:
             return
         self.frozen = False
         with contextlib.suppress(OSError):
-            if self.folders is not None:
-                _write(self.folders["freezer"] / "freezer.state", "THAWED")
-            else:
+            if self._state >= 0:
+                os.write(self._state, b"THAWED")
+            elif self.folders is None:
                 os.killpg(self.pid, signal.SIGCONT)
 
     def cpu_seconds(self) -> float:
         """CPU time used so far by the game's processes together (its own process only, with signals)."""
-        if self.folders is not None:
+        if self._usage >= 0:
             with contextlib.suppress(OSError, ValueError):
-                return int((self.folders["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
+                return int(os.pread(self._usage, 32, 0)) / 1e9
         return _proc_cpu(self.pid)
 
     def close(self) -> None:
@@ -125,6 +128,10 @@ class GameGroup:
                 os.killpg(self.pid, signal.SIGKILL)
             return
         _empty(self.folders["freezer"])
+        for fd in (self._state, self._usage):
+            if fd >= 0:
+                os.close(fd)
+        self._state = self._usage = -1
         for folder in self.folders.values():
             with contextlib.suppress(OSError):
                 folder.rmdir()

@@ -41,7 +41,7 @@ from typing import Any
 
 from .. import wire
 from ..protocol import IllegalMoveError, MoveTypeError
-from ..sandbox import BoxLimits
+from ..sandbox import BoxLimits, clean_text
 from ..sandbox.inside import load_source
 from ..sandbox.process import AgentFailure, JailedProcess
 from .schedule import draw_starts
@@ -299,7 +299,7 @@ def checked_view(view: Any, name: str) -> dict[str, Any]:
     shown = view.get("shown")
     if not isinstance(shown, str):
         raise fail("its text for a position is not a string")
-    out: dict[str, Any] = {"terminal": view["terminal"], "shown": shown[:MAX_SHOWN_CHARS], "to_move": None}
+    out: dict[str, Any] = {"terminal": view["terminal"], "shown": clean_text(shown, MAX_SHOWN_CHARS), "to_move": None}
     if view["terminal"]:
         u: Any = view.get("utility")
         ok = isinstance(u, list) and len(u) == 2
@@ -352,8 +352,8 @@ class JailedRules:
         except AgentFailure as failure:
             raise GameFailure(f"the game {self.ref.name} failed {doing}: {failure.reason}: {failure.detail}") from None
         if "error" in reply:
-            detail = str(reply["error"])[:500] + ("\n" + str(reply["trace"])[:1500] if reply.get("trace") else "")
-            raise GameFailure(f"the game {self.ref.name} failed {doing}: {detail}")
+            trace = "\n" + clean_text(reply["trace"], 1500) if reply.get("trace") else ""
+            raise GameFailure(f"the game {self.ref.name} failed {doing}: {clean_text(reply['error'], 500)}{trace}")
         return reply
 
     def starts(self, n: int, seed: int, opening: int = 0) -> list[JSON]:
