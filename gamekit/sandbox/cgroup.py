@@ -2,6 +2,10 @@
 
 Which mechanism holds where (`mechanism()` says which one this machine gets):
 
+Its clock: a turn is charged the larger of the CPU time its game's processes used and the wall
+time its process did not spend waiting for a CPU that others held (/proc/PID/schedstat): sleeping
+or blocking costs time, a busy machine does not.
+
 * **cgroups v1, as root** (this course's CI and containers): every jail gets its own group in the
   `memory`, `pids`, `freezer` and `cpuacct` hierarchies, below the teacher's own group. Memory
   (without swap), the number of processes and threads, and so the jail's tmpfs (its pages are
@@ -85,6 +89,10 @@ class GameGroup:
         self.folders = folders  # None: signals to the process group
         self.frozen = False
         self._state = self._usage = -1  # kept open: a write or read costs microseconds, an open() far more
+        try:  # its process's scheduler statistics: how long it waited for a CPU that others held
+            self._sched = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self._sched = -1
         if folders is not None:
             for folder in folders.values():
                 folder.mkdir()
@@ -120,8 +128,18 @@ class GameGroup:
                 return int(os.pread(self._usage, 32, 0)) / 1e9
         return _proc_cpu(self.pid)
 
+    def waited_seconds(self) -> float:
+        """How long its process has waited, runnable, for a CPU held by others (0 where not measured)."""
+        if self._sched >= 0:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                return int(os.pread(self._sched, 96, 0).split()[1]) / 1e9
+        return 0.0
+
     def close(self) -> None:
         """Kill whatever of the game is left and remove its groups."""
+        if self._sched >= 0:
+            os.close(self._sched)
+            self._sched = -1
         self.thaw()
         if self.folders is None:
             with contextlib.suppress(OSError):
