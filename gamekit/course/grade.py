@@ -58,8 +58,8 @@ from typing import Any
 
 import nbformat
 
-from ..isolation import Jail, require_bwrap, thread_environment
 from ..jsonio import load_json
+from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
 from . import judge, plain, sandboxrun
 from .assign import quiet_output
 from .cases import SPEC_FILE
