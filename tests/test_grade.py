@@ -8,8 +8,8 @@ made from the student notebook of the fixture master, and checks every score.
 """
 
 import csv
-import os
 import json
+import os
 import sys
 import time
 import zipfile
@@ -86,7 +86,8 @@ def test_reports_give_a_row_per_student_and_never_show_hidden_tests(tmp_path):
         grade.SubmissionResult("bob", "99-fixture", sub, error="grading did not finish in 300 s"),
     ]
     results[0].questions["q2"]["cases"][1]["message"] = HIDDEN_CODE  # must never be shown
-    results[0].missing_checks = grade._missing_checks(nbformat.reads(sub.read_text(), as_version=4), graders["99-fixture"])
+    empty = nbformat.reads(sub.read_text(), as_version=4)
+    results[0].missing_checks = grade._missing_checks(empty, graders["99-fixture"])
     [csv_path] = grade.write_reports(results, graders, tmp_path / "grades")
     rows = list(csv.DictReader(csv_path.open()))
     hand = "q3 (by hand, 1 points)"  # the header names the points the teacher still gives
