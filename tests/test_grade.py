@@ -284,9 +284,9 @@ def test_a_large_or_strangely_named_submission_is_refused_or_named_in_clean_text
     (folder / "big.ipynb").write_bytes(b"x" * 1001)
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        with pytest.raises(intake.Refused, match="larger than 1,000 bytes"):
-            intake.read_regular(fd, "big.ipynb", limit=1000)
-        assert intake.read_regular(fd, "big.ipynb", limit=1001) == b"x" * 1001
+        with pytest.raises(intake.Refused, match="big.ipynb has 1001 bytes, more than the 1000 allowed"):
+            intake.read_notebook(fd, "big.ipynb", "big.ipynb", limit=1000)
+        assert intake.read_notebook(fd, "big.ipynb", "big.ipynb", limit=1001) == b"x" * 1001
     finally:
         os.close(fd)
     odd = os.fsencode(str(folder)) + b"/\xff\nname.ipynb"  # not UTF-8, with a line break

@@ -1,4 +1,4 @@
-"""Answers as plain data (gamekit.course.plain) and tests split into probe and judge (gamekit.course.cases).
+"""Answers as plain data (gamekit.sandbox.plain) and tests split into probe and judge (gamekit.course.cases).
 
 The decoder is the grader's boundary: it must rebuild exactly the built-in values that were sent,
 refuse anything else with a reason, and stay bounded however the text is crafted.
@@ -14,8 +14,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from gamekit.course import plain
 from gamekit.course.cases import SpecError, free_names, spec, split_probe
+from gamekit.sandbox import plain
 
 VALUES = [
     None,

@@ -12,7 +12,7 @@ student's code, so a submission can replace otter's test runner, answer with an 
 `==` is always true, read the test files, or leave processes behind. otter-grader still makes
 the student copies and their public checks (`assign`); only what runs the hidden tests is ours:
 
-1. **the sandbox**: the submission's cells run in bubblewrap's namespaces (`gamekit.isolation`:
+1. **the sandbox**: the submission's cells run in bubblewrap's namespaces (`gamekit.sandbox`:
    no network, no file of the teacher's, no test file anywhere, nobody else's process, killed
    whole afterwards), with a per-cell time limit kept by this process's clock. A cell that runs
    longer, or kills Python, is replaced by a cell that raises an error saying so, and the
@@ -20,9 +20,9 @@ the student copies and their public checks (`assign`); only what runs the hidden
 2. **the answers leave as plain data**: after the last cell the grader asks for the answers
    (`answer_4_1`, ...) and, for exercises that grade a function, calls it on the hidden inputs
    there (the test's `def probe()`, see `gamekit.course.cases`); only tagged JSON comes back,
-   rebuilt with exact built-in types (`gamekit.course.plain`).
+   rebuilt with exact built-in types (`gamekit.sandbox.plain`).
 3. **the judge**: one fresh process per assignment runs the lesson's own code and then the
-   tests on that data (`gamekit.course.judge`); the student's code never ran in it.
+   tests on that data (`gamekit.sandbox.judge`); the student's code never ran in it.
 
 Without bubblewrap (macOS, Windows) grading refuses to start unless the teacher passes
 `--trusted-code` (then the notebooks run as ordinary processes; steps 2 and 3 are the same).
@@ -58,9 +58,10 @@ from typing import Any
 
 import nbformat
 
-from ..isolation import Jail, require_bwrap, thread_environment
 from ..jsonio import JSONLoadError, parse_json
-from . import intake, judge, plain, sandboxrun
+from ..sandbox import judge, plain, sandboxrun
+from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
+from . import intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
 from .tidy import make_readable
@@ -90,7 +91,7 @@ STOPPED_CELL = "raise RuntimeError({message!r})  # gamekit grade: this cell was 
 
 
 # ---------------------------------------------------------------------------------------
-# One submission in the sandbox (the teacher's side of gamekit.course.sandboxrun's protocol)
+# One submission in the sandbox (the teacher's side of gamekit.sandbox.sandboxrun's protocol)
 # ---------------------------------------------------------------------------------------
 
 # otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings
@@ -716,7 +717,7 @@ def grade(
     """Grade every submission in `submissions` (a folder, or a zip archive of one; in parallel,
     `jobs` at a time); write the reports.
 
-    Each submission runs in its own sandbox (bubblewrap; see `gamekit.isolation`) for at most
+    Each submission runs in its own sandbox (bubblewrap; see `gamekit.sandbox`) for at most
     `submission_seconds` in all, and its answers are judged as plain data by one fresh process
     per assignment (at most `judge.SUBMISSION_SECONDS` per submission). Without bubblewrap
     this raises `SandboxUnavailable` unless `trusted_code` (the teacher trusts every file).

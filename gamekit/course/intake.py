@@ -5,10 +5,10 @@ hostile like a jail's folder: `eve.ipynb` may be a symbolic link to the teacher'
 or to a master notebook, a FIFO that blocks whoever opens it, a device, or a hard link; a
 student's folder may be a link to a folder of the teacher's. So nothing here opens a student's
 path by name: folders are walked through directory descriptors, every entry is checked with
-`lstat`, opened with `O_NOFOLLOW | O_NONBLOCK` relative to its folder's descriptor, checked
-again with `fstat` (a regular file, the same one, one name, bounded size) and read through that
-descriptor, at most `NOTEBOOK_BYTES + 1` bytes. Anything else is a `Received` with a reason,
-which costs only that student. Later steps use the bytes and never the path.
+`lstat` (a device or FIFO is never opened), then read by the sandbox's one file reader
+(`gamekit.sandbox.files.read_regular`: `O_NOFOLLOW | O_NONBLOCK` relative to the folder's
+descriptor, `fstat`: a regular file with one name, at most `NOTEBOOK_BYTES`). Anything else is
+a `Received` with a reason, which costs only that student. Later steps use the bytes and never the path.
 
 A zip archive (`unpack_zip`) is unpacked by the same rules: only regular files and folders,
 no links, no absolute or `..` paths, bounded in member count and in the bytes actually written.
@@ -16,13 +16,14 @@ no links, no absolute or `..` paths, bounded in member count and in the bytes ac
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from ..sandbox.files import FileRefused, read_regular
 
 __all__ = [
     "ARCHIVE_BYTES",
@@ -31,7 +32,7 @@ __all__ = [
     "Received",
     "Refused",
     "clean_name",
-    "read_regular",
+    "read_notebook",
     "receive_archive",
     "receive_folder",
     "unpack_zip",
@@ -44,7 +45,6 @@ ARCHIVE_BYTES = 2_000_000_000
 ARCHIVE_MEMBERS = 20_000
 #: Longest student name or file name kept for the reports (characters).
 NAME_CHARS = 120
-_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
 _KINDS = [
     (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -71,43 +71,23 @@ def _kind(mode: int) -> str:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
-def read_regular(dir_fd: int, name: str, limit: int = NOTEBOOK_BYTES) -> bytes:
-    """The bytes of the regular file `name` in the folder open as `dir_fd`; `Refused` for anything else.
-
-    lstat, open without following and without blocking, fstat: the file must be the same regular
-    file with one name and at most `limit` bytes, and it is read through its descriptor."""
+def read_notebook(dir_fd: int, name: str, shown: str, limit: int = NOTEBOOK_BYTES) -> bytes:
+    """The bytes of the regular file `name` in the folder open as `dir_fd`; `Refused` for anything else
+    (the message names it as `shown`). `lstat` first, so that a device or a FIFO is never opened; then
+    `gamekit.sandbox.files.read_regular` (no-follow, non-blocking, fstat, one link, bounded)."""
     try:
         before = os.lstat(name, dir_fd=dir_fd)
     except OSError as exc:
-        raise Refused(f"cannot be read ({os.strerror(exc.errno or 0)})") from None
+        raise Refused(f"{shown} cannot be read ({os.strerror(exc.errno or 0)})") from None
     if not stat.S_ISREG(before.st_mode):
-        raise Refused(f"is {_kind(before.st_mode)}, not a notebook file; submit the notebook file itself")
+        raise Refused(f"{shown} is {_kind(before.st_mode)}, not a notebook file; submit the notebook file itself")
     try:
-        fd = os.open(name, _OPEN_FLAGS, dir_fd=dir_fd)
+        return read_regular(dir_fd, name, limit)
+    except FileRefused as exc:
+        why = str(exc)
+        raise Refused(shown + why[len(name) :] if why.startswith(name) else f"{shown}: {clean_name(why)}") from None
     except OSError as exc:
-        if exc.errno == errno.ELOOP:  # swapped for a link after the lstat
-            raise Refused("is a symbolic link, not a notebook file; submit the notebook file itself") from None
-        raise Refused(f"cannot be read ({os.strerror(exc.errno or 0)})") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino) != (before.st_dev, before.st_ino):
-            raise Refused(f"is {_kind(st.st_mode)} (it changed while being read), not a notebook file")
-        if st.st_nlink != 1:
-            raise Refused("is a hard link to another file (it has several names); submit a copy of the notebook")
-        if st.st_size > limit:
-            raise Refused(f"is larger than {limit:,} bytes")
-        chunks, total = [], 0
-        while total <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise Refused(f"is larger than {limit:,} bytes")
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        raise Refused(f"{shown} cannot be read ({os.strerror(exc.errno or 0)})") from None
 
 
 @dataclass(frozen=True)
@@ -126,9 +106,9 @@ def _open_folder(name: str, dir_fd: int | None) -> int:
 
 def _receive_file(dir_fd: int, name: str, student: str, shown: str) -> Received:
     try:
-        return Received(student, shown, data=read_regular(dir_fd, name))
+        return Received(student, shown, data=read_notebook(dir_fd, name, shown))
     except Refused as why:
-        return Received(student, shown, refused=f"{shown} {why}")
+        return Received(student, shown, refused=str(why))
 
 
 def receive_folder(folder: str | Path) -> list[Received]:
