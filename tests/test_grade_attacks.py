@@ -425,3 +425,40 @@ def test_the_same_attacks_succeed_without_the_sandbox(tmp_path):
     server.close()
     by = {r.student: r for r in results}
     assert by["read-tests"].score("q99_1") == 1 and by["read-tests"].score("q99_4") == 1
+
+
+def test_an_archive_with_links_and_outside_paths_costs_only_their_students(tmp_path, monkeypatch):
+    """A zip of the class's folder with a member that is a symbolic link to the teacher's key and
+    members whose paths leave the folder: those are refused for their students, the honest one is
+    graded as from a folder, nothing is written outside, nothing leaks, no temporary folder stays."""
+    import zipfile
+
+    from assigned import assigned_fixture
+    from submissions import EXPECTED, make_submission
+
+    done = assigned_fixture()
+    canary_file = tmp_path / "id_rsa"
+    canary_file.write_text(CANARY)
+    honest = nbformat.writes(make_submission(nbformat.read(done.student, as_version=4), "all-correct"))
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("all-correct/work.ipynb", honest)
+        link = zipfile.ZipInfo("eve/work.ipynb")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        z.writestr(link, str(canary_file))
+        z.writestr("../../escaped.ipynb", honest)
+        z.writestr(f"{tmp_path}/absolute.ipynb", honest)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out = tmp_path / "grades"
+    results, [csv_path] = grade.grade(archive, [done.autograder], out, cell_timeout=30, jobs=2)
+    by = {r.student: r for r in results}
+    assert {q: by["all-correct"].score(q) for q in EXPECTED["all-correct"]} == EXPECTED["all-correct"]
+    assert by["eve"].error == "refused: eve/work.ipynb was not unpacked: a symbolic link, not a file"
+    assert "outside the archive's folder" in by["escaped"].error and by["escaped"].total == 0
+    assert not (tmp_path.parent / "escaped.ipynb").exists() and not (tmp_path / "absolute.ipynb").exists()
+    assert list(scratch.iterdir()) == []
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
