@@ -33,7 +33,10 @@ pytestmark = [
     pytest.mark.notebook,
     pytest.mark.slow,
     pytest.mark.skipif(os.geteuid() != 0, reason="not root: the suite itself already runs as an unprivileged user"),
-    pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv (util-linux) to drop root"),
+    pytest.mark.skipif(
+        shutil.which("setpriv") is None or shutil.which("unshare") is None,
+        reason="needs setpriv and unshare (util-linux) to drop root",
+    ),
     pytest.mark.skipif(bwrap_path() is None, reason="needs bubblewrap"),
 ]
 
@@ -45,8 +48,33 @@ def _nobody() -> pwd.struct_passwd:
         pytest.skip("no user `nobody` on this machine")
 
 
+def _hidden(path: str) -> tuple[str, str] | None:
+    """(the first folder above `path` that others cannot enter, its child towards `path`), or None."""
+    parts = Path(path).resolve().parts
+    for k in range(1, len(parts) - 1):
+        folder = Path(*parts[: k + 1])
+        if not os.stat(folder).st_mode & 0o001:
+            return str(folder), str(Path(*parts[: k + 2]))
+    return None
+
+
 def _as(user: pwd.struct_passwd, home: Path, argv: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """Run `argv` as `user`. Where this Python lives in a folder only root may enter (CI's pyenv under
+    /root), the child gets a mount namespace of its own in which that folder is an empty tmpfs with
+    only the Python's own subtree bound back: the teacher's Python readable by the teacher, nothing
+    else of root's visible, and nothing changed outside the child."""
     drop = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
+    hidden = _hidden(sys.base_prefix)
+    if hidden is not None:
+        folder, child = hidden
+        keep = home / "hidden-folder"
+        keep.mkdir(exist_ok=True)
+        script = (
+            'set -e; mount --bind "$1" "$2"; mount -t tmpfs -o mode=0755,size=1m tmpfs "$1"; '
+            'mkdir -p "$3"; mount --bind "$2/${3#$1/}" "$3"; shift 3; exec "$@"'
+        )
+        drop = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh",
+                folder, str(keep), child, *drop]  # fmt: skip
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
@@ -68,8 +96,9 @@ def test_the_hostile_zoo_holds_for_an_unprivileged_teacher():
         (home / "tmp").mkdir()
         for path in (home, home / "tmp"):
             os.chown(path, user.pw_uid, user.pw_gid)
-        ids = "import os; print(os.geteuid(), os.getegid(), os.getgroups())"
-        who = _as(user, home, [sys.executable, "-c", ids], 60)
+        ids = "import os, subprocess, sys; print(os.geteuid(), os.getegid(), os.getgroups()); "
+        ids += "subprocess.run([sys.executable, '-c', 'import IPython, gamekit'], check=True)"
+        who = _as(user, home, [sys.executable, "-c", ids], 120)
         assert who.stdout.split() == [str(user.pw_uid), str(user.pw_gid), "[]"], who.stderr
         run = _as(
             user,
