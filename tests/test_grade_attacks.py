@@ -177,6 +177,12 @@ def _attacks(
             "q99_1": "answer_99_1 = [3, 11]",
             "q99_4": "blob = bytearray(8 << 30)\nanswer_99_4 = 0",
         },
+        # text that cannot be written as UTF-8 (a lone surrogate in a class's name), a megabyte of it,
+        # in the reason the sandbox gives for refusing the answer: it must not stop the class's reports
+        "bad-text": {
+            "q99_1": "answer_99_1 = type('Eve \\ud800\\x1b[2J' + 'x' * 1_000_000, (), {})()",
+            "q99_4": f"answer_99_4 = {red}",
+        },
         # an answer sent as a set of 150,000 integers that all hash to 0: building it in the judge
         # would take ~10**10 comparisons (the whole class's grading held for its time limit)
         "collide": {
@@ -310,6 +316,9 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     for student, kind in refused + ([("device", "a character device")] if os.geteuid() == 0 else []):
         assert scores[student] == {"q99_1": 0, "q99_2": 0, "q99_4": 0}, student
         assert by[student].error.startswith("refused: ") and kind in by[student].error, by[student].error
+    # bad text is cleaned and cut, and costs only its exercise
+    assert scores["bad-text"] == {"q99_1": 0, "q99_2": 2, "q99_4": 1}
+    assert any("Eve \ufffd\ufffd[2J" in n and len(n) < 500 for n in by["bad-text"].notes), by["bad-text"].notes
     # colliding hashes: refused by the judge's decoder with a reason, in its own time
     messages = [c["message"] or "" for c in by["collide"].questions["q99_1"]["cases"]]
     assert scores["collide"]["q99_1"] == 0 and scores["collide"]["q99_4"] == 1

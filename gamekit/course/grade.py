@@ -61,6 +61,7 @@ import nbformat
 from ..jsonio import JSONLoadError, parse_json
 from ..sandbox import judge, plain, sandboxrun
 from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
+from ..sandbox.channel import clean_text
 from . import intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
@@ -256,7 +257,8 @@ def _run_once(
                     elif msg.get("missing") is True:
                         result.names[name] = {"why": f"{name} is not defined in the notebook"}
                     else:
-                        result.names[name] = {"why": f"{name} cannot be graded: {str(msg.get('refused'))[:300]}"}
+                        why = clean_text(msg.get("refused"), 300, one_line=True)
+                        result.names[name] = {"why": f"{name} cannot be graded: {why}"}
                 elif type(msg.get("probe")) is str and msg["probe"] in probe_ids:
                     current = ("probe", msg["probe"])
                     deadline, late = until(cell_timeout)
@@ -265,7 +267,8 @@ def _run_once(
                         result.probes[msg["probe_done"]] = {"value": json.dumps(msg["value"])}
                     else:
                         result.probes[msg["probe_done"]] = {
-                            "why": "calling your code on the grader's input failed: " + str(msg.get("error"))[:300]
+                            "why": "calling your code on the grader's input failed: "
+                            + clean_text(msg.get("error"), 300, one_line=True)
                         }
                 elif type(msg.get("check")) is str and msg["check"] in check_ids:
                     current = ("check", msg["check"])
@@ -594,7 +597,7 @@ def grade_one(
     try:
         nb = nbformat.reads(sub.data.decode("utf-8"), as_version=4)
     except Exception as exc:  # a file that is not a notebook
-        why = intake.clean_name(str(exc))[:200]
+        why = clean_text(str(exc), 200, one_line=True)
         return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {why}")
     return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted, submission_seconds)
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import os
 import stat
-import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..sandbox.channel import clean_text
 from ..sandbox.files import FileRefused, read_regular
 
 __all__ = [
@@ -60,11 +60,9 @@ class Refused(Exception):
 
 
 def clean_name(name: str) -> str:
-    """A file name as text for reports: valid UTF-8, no control characters, at most NAME_CHARS."""
-    raw = name.encode("utf-8", "surrogateescape")
-    text = raw.decode("utf-8", "replace")
-    text = "".join("?" if unicodedata.category(ch).startswith("C") else ch for ch in text)
-    return text[:NAME_CHARS] or "?"
+    """A file name as text for reports: valid UTF-8 (undecodable bytes become U+FFFD), one line, no
+    control characters, at most NAME_CHARS (`gamekit.sandbox.channel.clean_text`)."""
+    return clean_text(name, NAME_CHARS, one_line=True) or "?"
 
 
 def _kind(mode: int) -> str:
