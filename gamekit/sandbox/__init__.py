@@ -20,7 +20,9 @@ Modules, from the jail outwards: `bwrap` (the jail's command line), `limits` (on
 `cgroup` (limits per jail, freezing, CPU time), `inside` (what a jailed process does to itself),
 `zygote` (the warm fork parent that runs a given entry point), `channel` (the teacher's end of
 the pipes, `clean_text`), `files` (reading what a jail left behind), `process` (one jailed
-process: start, turn, kill).
+process: start, turn, kill). For grading: `sandboxrun` (runs a notebook's cells in a jail and
+answers the grader's requests; a courtesy like `inside`), `plain` (answers as tagged JSON, decoded
+strictly and in linear time), `judge` (the clean process that runs the tests on plain answers).
 """
 
 from .bwrap import HOME, INSIDE, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, require_bwrap, thread_environment
