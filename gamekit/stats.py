@@ -555,25 +555,31 @@ def _tilt(p: np.ndarray, a: np.ndarray, s: float) -> np.ndarray:
     """λ with Σ p_k (a_k − s) / (1 + λ (a_k − s)) = 0 (vectorised over p's leading axes).
 
     p_k / (1 + λ (a_k − s)) is the distribution closest to p (maximum likelihood) whose mean
-    score is s. The left side falls strictly in λ, so a Newton step that leaves the bracket
-    where all weights stay positive is replaced by bisection.
+    score is s. The left side falls strictly in λ on the bracket where every weight stays
+    positive, so the root is found by bracketed root finding: a Newton step where it stays inside
+    the bracket and at least halves the residual, else bisection; the bracket shrinks every step.
+    It stops only when the equation is solved (the residual is at rounding level against its
+    terms, or the bracket has shrunk to a few units in the last place) and raises otherwise.
     """
     d = a - s
     lo = np.full(p.shape[:-1], -1 / d.max())
     hi = np.full(p.shape[:-1], -1 / d.min())
     lam = np.zeros(p.shape[:-1])
-    for _ in range(100):
+    last = np.full(p.shape[:-1], np.inf)  # |residual| at the previous step
+    for _ in range(400):
         den = 1 + lam[..., None] * d
-        f = (p * d / den).sum(-1)
-        slope = -(p * d * d / den**2).sum(-1)
+        terms = p * d / den
+        f = terms.sum(-1)
+        solved = (np.abs(f) <= 1e-13 * np.abs(terms).sum(-1)) | (hi - lo <= 8e-16 * np.maximum(1.0, np.abs(lam)))
+        if solved.all():
+            return lam
+        slope = -(terms * d / den).sum(-1)
         lo, hi = np.where(f > 0, lam, lo), np.where(f <= 0, lam, hi)
-        new = lam - f / slope
-        new = np.where((new > lo) & (new < hi), new, (lo + hi) / 2)
-        done = bool(np.all(np.abs(new - lam) < 1e-14))
-        lam = new
-        if done:
-            break
-    return lam
+        newton = lam - f / slope
+        good = (newton > lo) & (newton < hi) & (np.abs(f) <= 0.5 * last)
+        last = np.abs(f)
+        lam = np.where(solved, lam, np.where(good, newton, (lo + hi) / 2))
+    raise ArithmeticError("the constrained maximum likelihood was not found (please report the counts)")
 
 
 class LLR(NamedTuple):
