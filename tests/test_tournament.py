@@ -8,6 +8,7 @@ are in test_tournament_cluster.py.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -174,7 +175,8 @@ def test_results_rate_the_perfect_player_first_with_intervals_and_a_sequential_a
     results = Results(t)
     rows = results.standings(reps=100)
     assert rows[0].id == "perfect" and rows[0].losses <= 2  # loses only from the second seat to a perfect start
-    assert all(s.low <= s.rating <= s.high for s in rows)
+    # two starts per pairing are too few for intervals that keep their level: the board says so
+    assert all(math.isnan(s.low) and math.isnan(s.high) for s in rows) and "too few" in results.table()
     assert sum(s.wins for s in rows) == sum(s.losses for s in rows) == len(results.records)
     p = results.pairing("perfect", "first_free")
     assert p.games == 4 and 0 <= p.interval()[0] <= p.score <= p.interval()[1] <= 1
