@@ -275,7 +275,7 @@ def test_exercise_10_2_grades_named_tuple_and_dataclass_states_and_says_why_a_wr
     from typing import NamedTuple
 
     from gamekit import best_moves, solve
-    from gamekit.course.plain import dumps, loads
+    from gamekit.sandbox.plain import dumps, loads
 
     class Named(NamedTuple):
         total: int
