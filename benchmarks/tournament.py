@@ -4,6 +4,11 @@ on a loopback Dask cluster, and the sandbox's overhead per move.
     python benchmarks/tournament.py              # the figures quoted in the report (about a minute)
     python benchmarks/tournament.py --quick      # fewer games
 
+Each jailed figure is measured twice in the same run: with the freezing (a jail runs only in its
+own turn: a cgroup freezer write before and after each move, or SIGSTOP/SIGCONT without cgroups)
+and with the freezing switched off, which is what a move cost before. The last line counts the
+lines of the boundary package (`gamekit/sandbox/`).
+
 Six cheap TicTacToe agents play a round robin (15 pairings x `--starts` starts x 2 seat orders),
 so the figures measure the machinery, not the agents' thinking. "In-process" plays both agents
 in the referee's process (no limits enforced: trusted code only); "sandboxed" runs each agent in
@@ -14,6 +19,7 @@ a real `dask scheduler` and two `dask worker` processes (one thread each) on 127
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -25,9 +31,10 @@ import time
 from pathlib import Path
 
 from gamekit.games.tictactoe import TicTacToe
+from gamekit.sandbox import cgroup
+from gamekit.sandbox.zygote import close_jails
 from gamekit.tournament.runner import Tournament, execute
 from gamekit.tournament.sandbox import AgentProcess, Limits
-from gamekit.tournament.zygote import close_jails
 
 AGENTS = {
     "first": "NAME = 'first'\ndef agent(game, state):\n    return game.legal_moves(state)[0]\n",
@@ -192,6 +199,47 @@ def stop_cluster(procs: list[subprocess.Popen]) -> None:
         p.wait(20)
 
 
+@contextlib.contextmanager
+def freezing(on: bool):
+    """Jails frozen outside their turn (on), or never frozen (off: the cost before freezing existed)."""
+    saved = cgroup.GameGroup.freeze, cgroup.GameGroup.thaw
+    if not on:
+        cgroup.GameGroup.freeze = cgroup.GameGroup.thaw = lambda self: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cgroup.GameGroup.freeze, cgroup.GameGroup.thaw = saved  # type: ignore[method-assign]
+
+
+def freezing_cost(n: int = 2000) -> float | None:
+    """Seconds for what freezing adds to one move (thaw, freeze, two CPU-time reads), on a sleeping
+    process in a game group of its own; None where cgroups are not writable."""
+    if cgroup.mechanism() != "cgroup-v1":
+        return None
+    sleeper = subprocess.Popen(["sleep", "60"])
+    jail = cgroup.JailGroup(pids=8)
+    group = jail.game(sleeper.pid)
+    try:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            group.thaw()
+            group.cpu_seconds()
+            group.freeze()
+            group.cpu_seconds()
+        return (time.perf_counter() - t0) / n
+    finally:
+        group.close()  # thawed and killed: a frozen process dies only once it runs again
+        sleeper.kill()
+        sleeper.wait()
+        jail.close()
+
+
+def package_lines() -> dict[str, int]:
+    """Lines of each module of gamekit/sandbox (all of them: its docstrings are part of what a reviewer reads)."""
+    folder = Path(__file__).resolve().parents[1] / "gamekit" / "sandbox"
+    return {p.name: len(p.read_text().splitlines()) for p in sorted(folder.glob("*.py"))}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--starts", type=int, default=10, help="starts per pairing (default 10: 300 games)")
@@ -204,8 +252,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         agents = write_agents(folder)
-        for jailed, label in ((True, "bubblewrap jail"), (False, "no OS sandbox, --trusted-code")):
-            sandboxed, inside, per_agent, per_game = overhead_per_move(args.moves, jailed)
+        print(f"stopping a jail outside its turn by: {cgroup.mechanism()}")
+        cost = freezing_cost()
+        if cost is not None:
+            print(f"freezing per move (thaw, freeze, two CPU-time reads): {1e3 * cost:.4f} ms")
+        cases = ((True, True, "jail, frozen outside its turn"), (True, False, "jail, never frozen"),
+                 (False, True, "no OS sandbox, --trusted-code"))  # fmt: skip
+        for jailed, frozen, label in cases:
+            with freezing(frozen):
+                sandboxed, inside, per_agent, per_game = overhead_per_move(args.moves, jailed)
             print(f"{label}: round trip per move {1e3 * sandboxed:.3f} ms (in-process call {1e3 * inside:.4f} ms), "
                   f"overhead {1e3 * (sandboxed - inside):.3f} ms per move; start-up per agent "
                   f"{1e3 * per_agent:.0f} ms, per game {1e3 * per_game:.1f} ms")  # fmt: skip
@@ -214,7 +269,10 @@ def main() -> None:
         rate, n = games_per_second(folder, agents, args.starts, sandbox=False, workers=1)
         rows.append(("in-process, local (1 referee)", rate, n))
         rate, n = games_per_second(folder, agents, args.starts, sandbox=True, workers=os.cpu_count())
-        rows.append((f"sandboxed, local ({os.cpu_count()} referees)", rate, n))
+        rows.append((f"sandboxed, local ({os.cpu_count()} referees), frozen", rate, n))
+        with freezing(False):
+            rate, n = games_per_second(folder, agents, args.starts, sandbox=True, workers=os.cpu_count())
+        rows.append((f"sandboxed, local ({os.cpu_count()} referees), never frozen", rate, n))
         own = folder / "my_tictactoe.py"
         own.write_text(STUDENT_TICTACTOE)
         rate, n = games_per_second(
@@ -234,6 +292,8 @@ def main() -> None:
         print(f"\nround robin of 6 TicTacToe agents, {rows[0][2]} games, on {os.cpu_count()} cores:")
         for label, rate, _ in rows:
             print(f"  {label:<50} {rate:8.1f} games/s")
+        lines = package_lines()
+        print(f"\nthe boundary package gamekit/sandbox/: {sum(lines.values())} lines", lines)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,8 @@ __all__ = [
     "player_name",
     "State",
     "Winner",
+    "WireError",
+    "WireMoveError",
 ]
 
 # States and moves are hashable values (tuples, named tuples, frozen dataclasses). They are typed
@@ -156,6 +158,16 @@ class MoveTypeError(IllegalMoveError, TypeError):
 
     Both an `IllegalMoveError` (the protocol's error for any illegal move) and a `TypeError`.
     """
+
+
+class WireError(ValueError):
+    """JSON data that is not a state (or move) of the game: the wrong type, the wrong shape, or a
+    position that cannot occur. The message names the game, the field and what is allowed."""
+
+
+class WireMoveError(WireError, MoveTypeError):
+    """JSON data that is not a move of the game at all: both a `WireError` and a `MoveTypeError`
+    (so a referee tells "not a move" from "a move the rules forbid")."""
 
 
 # --- input checks shared by every public function ------------------------------------------

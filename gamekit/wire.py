@@ -15,9 +15,14 @@ legal move of it for moves (a list becomes a tuple, a list of a dataclass's fiel
 dataclass again). `gamekit.testing.check_game` checks the round trip on every state it visits;
 a game whose states need more (a dict with number keys, a set) defines its own methods.
 
-A decoder is strict about types: a move of the wrong kind raises `MoveTypeError`, so a referee
-can tell "not a move at all" from "a move the rules forbid". JSON only, never pickle: data
-that crosses a boundary can carry nothing but data.
+The decoders are a boundary (they read what a jailed process sends), so they are strict: they
+take exactly what the encoder writes (no float for a whole number, no string for a number, no
+true/false for a number, finite numbers only) and refuse anything else with `WireError`, whose
+message names the game, the field and what is allowed. A move that is not a move of the game at
+all raises `WireMoveError`, which is also a `MoveTypeError`, so a referee can tell "not a move at
+all" from "a move the rules forbid". The course's games also refuse states that cannot occur
+(an impossible board, a negative pile). Decoding is linear in the size of the data. JSON only,
+never pickle: data that crosses a boundary can carry nothing but data.
 
 Games are built from JSON parameters with `build_game(cls, params)`: `cls.from_params(params)`
 when the class has it, else `cls(**params)`.
@@ -28,10 +33,30 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import math
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
-from .protocol import MoveTypeError
+import numpy as np
+
+from .protocol import WireError, WireMoveError
+
+__all__ = [
+    "WireError",
+    "WireMoveError",
+    "build_game",
+    "describe_state",
+    "from_json",
+    "json_int",
+    "json_ints",
+    "move_from_json",
+    "move_to_json",
+    "refuse",
+    "show",
+    "state_from_json",
+    "state_to_json",
+    "to_json",
+]
 
 JSON = Any
 
@@ -61,45 +86,147 @@ def to_json(value: Any, what: str = "value") -> JSON:
     )
 
 
-def from_json(data: JSON, template: Any) -> Any:
-    """Rebuild `data` in the shape of `template` (a value of the type wanted); lists become tuples."""
+def show(data: JSON, limit: int = 80) -> str:
+    """A short, bounded repr of untrusted data for an error message (never the whole of a huge value)."""
+    text = _SHORT.repr(data)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 3, 6, 4
+_SHORT.maxstring, _SHORT.maxlong, _SHORT.maxother = 40, 40, 40
+
+
+def _json_type(data: JSON) -> str:
+    """The JSON name of `data`'s type (what a person who wrote the JSON would call it)."""
+    if data is None:
+        return "null"
+    if isinstance(data, bool):
+        return "true/false"
+    if isinstance(data, int):
+        return "a whole number"
+    if isinstance(data, float):
+        return "a decimal number"
+    if isinstance(data, str):
+        return "a string"
+    if isinstance(data, list):
+        return "a list"
+    if isinstance(data, dict):
+        return "an object"
+    return f"a Python {type(data).__name__}, not JSON data"
+
+
+def refuse(what: str, allowed: str, data: JSON, error: type[WireError] = WireError) -> WireError:
+    """The error for `data` at `what` (the game and the field): what is allowed and what came."""
+    return error(f"{what} must be {allowed}; got {show(data)} ({_json_type(data)})")
+
+
+def _scalar_kind(value: Any) -> str | None:
+    """'bool', 'int', 'float', 'str' or 'null' for a scalar (numpy scalars as their Python kind), else None."""
+    if value is None:
+        return "null"
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, (int, np.integer)):
+        return "int"
+    if isinstance(value, (float, np.floating)):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return None
+
+
+_ALLOWED = {
+    "bool": "true or false",
+    "int": "a whole number (no decimal point, no quotes)",
+    "float": "a finite decimal number (written with a decimal point)",
+    "str": "a string",
+}
+
+
+def _shape(value: Any, depth: int = 0) -> Any:
+    """What a value's JSON form looks like (its scalar kind, its container and items), for comparing."""
+    kind = _scalar_kind(value)
+    if kind is not None or depth > 4:
+        return kind
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return ("tuple", len(value), tuple(_shape(v, depth + 1) for v in value[:8]))
+    return type(value).__qualname__
+
+
+def from_json(data: JSON, template: Any, what: str = "the value") -> Any:
+    """Rebuild `data` in the shape of `template` (a value of the type wanted), strictly.
+
+    A scalar must be of the template's JSON type (no decimal number for a whole number, no string
+    for a number, no true/false for a number; a decimal number must be finite); a dataclass is an
+    object of exactly its fields, a NamedTuple a list of exactly its fields, a tuple a list of the
+    same length, item by item. Where the template says nothing (None, or an empty tuple such as a
+    history that grows) any JSON scalar or list of them is taken. Anything else raises `WireError`
+    naming `what` and what is allowed. Linear in the size of `data`."""
+    try:
+        return _from_json(data, template, what)
+    except RecursionError:
+        raise WireError(f"{what} is nested too deeply to be a value of this game") from None
+
+
+def _from_json(data: JSON, template: Any, what: str) -> Any:
     if dataclasses.is_dataclass(template) and not isinstance(template, type):
-        if not isinstance(data, dict):
-            raise TypeError(f"expected an object of the fields of {type(template).__name__}, got {data!r}")
+        kind = type(template)
         names = [f.name for f in dataclasses.fields(template)]
-        if sorted(data) != sorted(names):
-            raise ValueError(f"{type(template).__name__} has the fields {names}, got {sorted(data)}")
-        return type(template)(**{n: from_json(data[n], getattr(template, n)) for n in names})
+        if not isinstance(data, dict):
+            raise refuse(what, f"an object with the fields {', '.join(names)} of {kind.__name__}", data)
+        if len(data) != len(names) or set(data) != set(names):
+            got = sorted(str(k)[:20] for k in list(data)[: len(names) + 3])
+            raise WireError(f"{what} must have exactly the fields {', '.join(names)} of {kind.__name__}; got {got}")
+        values = {n: _from_json(data[n], getattr(template, n), f"{what}.{n}") for n in names}
+        try:
+            return kind(**values)
+        except (TypeError, ValueError) as exc:
+            raise WireError(f"{what}: {kind.__name__} refused these fields: {str(exc)[:200]}") from None
     if isinstance(template, tuple) and hasattr(template, "_fields"):  # a NamedTuple
+        named = type(template)
         if not isinstance(data, list) or len(data) != len(template):
-            raise TypeError(f"expected a list of {len(template)} fields of {type(template).__name__}, got {data!r}")
-        return type(template)(*(from_json(d, t) for d, t in zip(data, template)))
+            fields = ", ".join(template._fields)
+            raise refuse(what, f"a list of the {len(template)} fields {fields} of {named.__name__}", data)
+        return named(*(_from_json(d, t, f"{what}.{n}") for d, t, n in zip(data, template, template._fields)))
     if isinstance(template, (tuple, list)):
         if not isinstance(data, list):
-            raise TypeError(f"expected a list, got {data!r} ({type(data).__name__})")
-        if len(template) == len(data):
-            items = [from_json(d, t) for d, t in zip(data, template)]
-        else:  # a sequence of another length: its items are like the template's first (or plain)
-            items = [from_json(d, template[0] if template else None) for d in data]
+            raise refuse(what, "a list", data)
+        if template and len(template) != len(data):
+            raise refuse(what, f"a list of exactly {len(template)} items, like the start's", data)
+        if template:
+            items = [_from_json(d, t, f"{what}[{i}]") for i, (d, t) in enumerate(zip(data, template))]
+        else:  # the start's is empty (a history, a hand): any length, items as plain JSON scalars or lists
+            items = [_plain(d, f"{what}[{i}]") for i, d in enumerate(data)]
         return tuple(items) if isinstance(template, tuple) else items
-    if template is None or isinstance(template, SCALARS):
-        return _plain(data)
-    raise TypeError(f"no default JSON form for {type(template).__name__}; define the game's own decoder")
+    scalar = _scalar_kind(template)
+    if scalar == "null":
+        return _plain(data, what)
+    if scalar is not None:
+        if _scalar_kind(data) != scalar or isinstance(data, np.generic):
+            raise refuse(what, _ALLOWED[scalar], data)
+        if scalar == "float" and not math.isfinite(data):
+            raise refuse(what, _ALLOWED[scalar], data)
+        return data
+    raise WireError(f"{what}: no default JSON form for {type(template).__name__}; define the game's own decoder")
 
 
-def _plain(data: JSON) -> Any:
-    """JSON data with every list turned into a tuple (hashable, as states and moves must be)."""
+def _plain(data: JSON, what: str) -> Any:
+    """JSON scalars (finite numbers) and lists of them, every list turned into a tuple (hashable)."""
     if isinstance(data, list):
-        return tuple(_plain(d) for d in data)
-    if isinstance(data, dict):
-        raise TypeError(f"an object {data!r} where a plain value was expected")
+        return tuple(_plain(d, f"{what}[{i}]") for i, d in enumerate(data))
+    kind = _scalar_kind(data)
+    if kind is None or isinstance(data, np.generic) or (kind == "float" and not math.isfinite(data)):
+        raise refuse(what, "a JSON scalar (a number, a string, true, false or null) or a list of them", data)
     return data
 
 
-def _template_move(game: Any) -> Any:
-    state = game.initial_state()
-    moves = list(game.legal_moves(state))
-    return moves[0] if moves else None
+def _template_moves(game: Any) -> list[Any]:
+    """One legal move of the start per shape of move (whole number, string, pair, ...): the forms a move may take."""
+    shapes: dict[Any, Any] = {}
+    for m in game.legal_moves(game.initial_state()):
+        shapes.setdefault(_shape(m), m)
+    return list(shapes.values())
 
 
 def state_to_json(game: Any, state: Any) -> JSON:
@@ -109,9 +236,12 @@ def state_to_json(game: Any, state: Any) -> JSON:
 
 
 def state_from_json(game: Any, data: JSON) -> Any:
-    """The state `data` describes (the game's `state_from_json`, or the default after the initial state)."""
+    """The state `data` describes (the game's `state_from_json`, or the strict default after the
+    initial state); `WireError` if it is not one."""
     own = getattr(game, "state_from_json", None)
-    return own(data) if callable(own) else from_json(data, game.initial_state())
+    if callable(own):
+        return own(data)
+    return from_json(data, game.initial_state(), f"{type(game).__name__}: a state")
 
 
 def move_to_json(game: Any, move: Any) -> JSON:
@@ -121,14 +251,27 @@ def move_to_json(game: Any, move: Any) -> JSON:
 
 
 def move_from_json(game: Any, data: JSON) -> Any:
-    """The move `data` describes; `MoveTypeError` if it is not a move of the game's kind at all."""
+    """The move `data` describes; `WireMoveError` (a `MoveTypeError`) if it is not a move of the game's
+    kind at all. The default takes a move of the shape of one of the start's legal moves; whether it
+    is legal is `play`'s to say."""
     own = getattr(game, "move_from_json", None)
     if callable(own):
         return own(data)
-    try:  # a scalar comes back as it is: whether it is legal (or of the right kind) is `play`'s to say
-        return from_json(data, _template_move(game))
-    except (TypeError, ValueError) as exc:
-        raise MoveTypeError(f"not a move of this game: {exc}") from None
+    what = f"{type(game).__name__}: a move"
+    templates = _template_moves(game)
+    if not templates:
+        try:
+            return from_json(data, None, what)
+        except WireError as exc:
+            raise WireMoveError(str(exc)) from None
+    problems = []
+    for template in templates:
+        try:
+            return from_json(data, template, what)
+        except WireError as exc:
+            problems.append(str(exc))
+    shown = ", ".join(show(to_json(t)) for t in templates)
+    raise WireMoveError(f"{problems[0]} (a move has the form of a legal move such as {shown})") from None
 
 
 def describe_state(game: Any, state: Any) -> str:
@@ -159,15 +302,49 @@ def build_game(cls: type, params: Mapping[str, Any] | None = None) -> Any:
         raise ValueError(f"{cls.__name__} cannot be built from the parameters {params!r}: {exc}") from None
 
 
-def json_int(data: JSON, what: str) -> int:
-    """`data` as a whole number, or `MoveTypeError` (a bool, a float, a string is not one)."""
+def json_int(
+    data: JSON,
+    what: str,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    error: type[WireError] = WireMoveError,
+) -> int:
+    """`data` as a whole number (within the bounds given), else `error` (a `WireMoveError` unless
+    told otherwise) naming `what`: true/false, a decimal number or a string is not one."""
     if isinstance(data, bool) or not isinstance(data, int):
-        raise MoveTypeError(f"{what} must be a whole number, got {data!r} ({type(data).__name__})")
+        raise refuse(what, _int_allowed(minimum, maximum), data, error)
+    if (minimum is not None and data < minimum) or (maximum is not None and data > maximum):
+        raise refuse(what, _int_allowed(minimum, maximum), data, error)
     return data
 
 
-def json_ints(data: JSON, n: int, what: str) -> tuple[int, ...]:
-    """`data` as a list of `n` whole numbers, or `MoveTypeError`."""
-    if not isinstance(data, list) or len(data) != n:
-        raise MoveTypeError(f"{what} is a list of {n} whole numbers, got {data!r} ({type(data).__name__})")
-    return tuple(json_int(d, what) for d in data)
+def _int_allowed(minimum: int | None, maximum: int | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"a whole number from {minimum} to {maximum}" if minimum < maximum else f"the number {minimum}"
+    if minimum is not None:
+        return f"a whole number >= {minimum}"
+    if maximum is not None:
+        return f"a whole number <= {maximum}"
+    return "a whole number (no decimal point, no quotes)"
+
+
+def json_list(
+    data: JSON, what: str, allowed: str, length: int | None = None, error: type[WireError] = WireMoveError
+) -> list:
+    """`data` as a list (of exactly `length` items if given), else `error` saying it must be `allowed`."""
+    if not isinstance(data, list) or (length is not None and len(data) != length):
+        raise refuse(what, allowed, data, error)
+    return data
+
+
+def json_ints(data: JSON, n: int, what: str, error: type[WireError] = WireMoveError) -> tuple[int, ...]:
+    """`data` as a list of `n` whole numbers, else `error` (a `WireMoveError` unless told otherwise)."""
+    items = json_list(data, what, f"a list of {n} whole numbers", n, error)
+    return tuple(json_int(d, f"{what}[{i}]", error=error) for i, d in enumerate(items))
+
+
+def json_player(data: JSON, what: str) -> int:
+    """`data` as a player, 0 or 1 (not true/false), else `WireError`."""
+    if isinstance(data, bool) or data not in (0, 1) or not isinstance(data, int):
+        raise refuse(what, "0 or 1 (the player to move)", data)
+    return int(data)

@@ -5,7 +5,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
-ARTIFACTS = ROOT / "test-artifacts"
+ARTIFACTS = Path(os.environ.get("GAMEKIT_TEST_ARTIFACTS") or ROOT / "test-artifacts")  # elsewhere for a non-root run
 
 # Library tests draw figures without a screen.
 os.environ.setdefault("MPLBACKEND", "Agg")

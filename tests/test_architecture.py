@@ -3,7 +3,10 @@
 The layers (COURSE.md), each importing only its own layer or the ones below it:
 
     protocol, wire, jsonio, data  ->  games/  ->  algorithms  ->  sources/, testing
-        ->  tournament/  ->  views/  ->  course/
+        ->  sandbox/  ->  tournament/  ->  views/  ->  course/
+
+The sandbox package (the boundary around students' code) imports nothing of the games, the
+algorithms, the tournament or the course: its zygote runs an entry point it is given by name.
 
 Algorithms know games only through the protocol: no algorithm imports or names a specific game.
 A cache is keyed by a value that determines the answer, never by `id()` or `repr()`.
@@ -29,7 +32,7 @@ GAME_NAMES = {
     "RandomTree",
     "TreeGame",
 }
-FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.wire", "gamekit.jsonio", "gamekit.data", "gamekit.isolation"}
+FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.wire", "gamekit.jsonio", "gamekit.data"}
 
 
 def module_name(path: Path) -> str:
@@ -43,7 +46,8 @@ def layer(module: str) -> int:
     if module in FOUNDATION:
         return 0
     sub = module.split(".")[1]
-    return {"games": 1, "sources": 3, "testing": 3, "tournament": 4, "views": 5, "course": 6}.get(sub, 2)
+    layers = {"games": 1, "sources": 3, "testing": 3, "sandbox": 4, "isolation": 4, "tournament": 5, "views": 6}
+    return {**layers, "course": 7}.get(sub, 2)
 
 
 MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
@@ -89,8 +93,16 @@ def test_a_module_imports_only_its_own_layer_or_lower(module):
         assert not others, f"{module} is a game but imports {others}"
 
 
+# Known and owned elsewhere: the course's assignment builder and its test cases import each other
+# (inside a function). Remove the entry once that is fixed; every other cycle fails the test.
+KNOWN_CYCLES = {("gamekit.course.assign", "gamekit.course.cases")}
+
+
 def test_no_import_cycles_between_modules():
-    graph = {m: imports(p, m, True) - {"gamekit"} for m, p in MODULES.items() if m != "gamekit"}
+    """No cycle, also through imports inside functions (a lazy import hides a cycle, it does not remove it)."""
+    graph = {m: imports(p, m, False) - {"gamekit"} for m, p in MODULES.items() if m != "gamekit"}
+    for a, b in KNOWN_CYCLES:
+        graph.get(a, set()).discard(b)
     # a package's __init__ re-exporting its own modules is not a cycle of meaning
     for m in graph:
         graph[m] = {d for d in graph[m] if not (m.startswith(d + ".") and d != m)}
@@ -164,6 +176,15 @@ def _identity_keys(path: Path) -> list[str]:
 def test_no_cache_is_keyed_by_identity_or_repr(module):
     found = _identity_keys(MODULES[module])
     assert not found, f"{module}: {found} (key caches by a value that determines the answer)"
+
+
+def test_the_sandbox_package_imports_nothing_above_the_foundation():
+    sandbox = sorted(m for m in MODULES if m.startswith("gamekit.sandbox"))
+    assert "gamekit.sandbox.zygote" in sandbox and "gamekit.sandbox.process" in sandbox
+    for module in sandbox:
+        found = {m for m in imports(MODULES[module], module, False) if not m.startswith("gamekit.sandbox")}
+        found -= {"gamekit.isolation"}  # the old name of gamekit.sandbox.bwrap: the same module
+        assert found <= FOUNDATION, f"{module} imports {sorted(found - FOUNDATION)}"
 
 
 def test_the_identity_key_check_catches_both_kinds(tmp_path):

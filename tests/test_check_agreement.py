@@ -3,12 +3,12 @@
 A student reads a public check's "not yet" as "wrong"; a self-study student has nothing else. So no
 answer may pass the hidden tests (the grade) and fail a public check (the hint). Two things make
 this hold by construction: public checks see an answer as the grader does
-(`gamekit.course.plain.graded_answers`: a NumPy number is a Python number there, an array a list),
+(`gamekit.sandbox.plain.graded_answers`: a NumPy number is a Python number there, an array a list),
 and every hidden test demands the public checks of the answers it reads (`gamekit.course.cases`).
 This test holds them to it, for every exercise of every chapter: it runs the master (lesson and
 solutions) in one interpreter, then gives each exercise's public checks and hidden tests the same
 answers, the model answer written in other ways (a NumPy number, a tuple for a list, ...) and
-plausible wrong ones, each through the real judge (`gamekit.course.judge.judge_submission`, on plain
+plausible wrong ones, each through the real judge (`gamekit.sandbox.judge.judge_submission`, on plain
 data, with the lesson's own names and none of the solutions').
 
 An answer a self-study copy calls "correct" (it passes the public checks and equals the model
@@ -30,8 +30,9 @@ import numpy as np
 import pytest
 from conftest import NOTEBOOKS
 
-from gamekit.course import assign, cases, judge, plain, selfstudy
-from gamekit.course.sandboxrun import make_shell, run_cell
+from gamekit.course import assign, cases, selfstudy
+from gamekit.sandbox import judge, plain
+from gamekit.sandbox.sandboxrun import make_shell, run_cell
 
 CHAPTERS = [p for p in NOTEBOOKS if assign.is_assignment(nbformat.read(p, as_version=4))]
 

@@ -9,11 +9,13 @@ made from the student notebook of the fixture master, and checks every score.
 
 import csv
 import json
+import os
 import sys
 import time
 import zipfile
 from pathlib import Path
 
+import nbformat
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
@@ -84,6 +86,8 @@ def test_reports_give_a_row_per_student_and_never_show_hidden_tests(tmp_path):
         grade.SubmissionResult("bob", "99-fixture", sub, error="grading did not finish in 300 s"),
     ]
     results[0].questions["q2"]["cases"][1]["message"] = HIDDEN_CODE  # must never be shown
+    empty = nbformat.reads(sub.read_text(), as_version=4)
+    results[0].missing_checks = grade._missing_checks(empty, graders["99-fixture"])
     [csv_path] = grade.write_reports(results, graders, tmp_path / "grades")
     rows = list(csv.DictReader(csv_path.open()))
     hand = "q3 (by hand, 1 points)"  # the header names the points the teacher still gives
@@ -213,3 +217,108 @@ def test_chapter_04_submissions_get_the_expected_scores(tmp_path, artifacts):
     assert 0 < got["too-many-nodes"]["q4_3"] < full["q4_3"], "right value, too many nodes: part of the points"
     assert got["infinite-loop"] == {**full, "q4_1": 0}
     assert got["syntax-error"] == {**full, "q4_2": 0}
+
+
+def _notebook_bytes(marker: str) -> bytes:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"answer = {marker!r}", id="answer")])
+    nb.metadata["otter"] = {"assignment_name": "99-fixture"}
+    return nbformat.writes(nb).encode()
+
+
+def test_submissions_are_read_as_regular_files_only_and_anything_else_is_refused_for_its_student(tmp_path):
+    """A link to the teacher's key or master, a linked student folder, a FIFO (would block an open()),
+    a device, a hard link: each is refused with a reason, for its student only, and never opened."""
+    import os
+    import stat
+
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    (teacher / "id_rsa").write_text("CANARY-intake")
+    (teacher / "master.ipynb").write_bytes(_notebook_bytes("the master's solution"))
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "ann.ipynb").write_bytes(_notebook_bytes("ann's own"))
+    (subs / "bob").mkdir()
+    (subs / "bob" / "work.ipynb").write_bytes(_notebook_bytes("bob's own"))
+    (subs / "bob" / "key.ipynb").symlink_to(teacher / "id_rsa")
+    (subs / "eve.ipynb").symlink_to(teacher / "id_rsa")
+    (subs / "mallory").symlink_to(teacher)  # a whole folder of the teacher's, master included
+    os.mkfifo(subs / "fifo.ipynb")
+    os.link(teacher / "master.ipynb", subs / "hardy.ipynb")
+    devices = os.geteuid() == 0
+    if devices:
+        os.mknod(subs / "dev.ipynb", 0o600 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null's numbers
+    found = {(s.student, s.path.name): s for s in grade.find_submissions(subs)}
+    assert found[("ann", "ann.ipynb")].data == _notebook_bytes("ann's own")
+    assert found[("ann", "ann.ipynb")].assignment == "99-fixture"
+    assert found[("bob", "work.ipynb")].data == _notebook_bytes("bob's own")
+    refused = {key: s.refused for key, s in found.items() if s.refused}
+    assert refused[("bob", "key.ipynb")] == (
+        "bob/key.ipynb is a symbolic link, not a notebook file; submit the notebook file itself"
+    )
+    assert refused[("eve", "eve.ipynb")] == "eve.ipynb is a symbolic link; submit files, not links"
+    assert refused[("mallory", "mallory")] == "mallory is a symbolic link; submit files, not links"
+    assert "is a FIFO (named pipe)" in refused[("fifo", "fifo.ipynb")]
+    assert "hard link" in refused[("hardy", "hardy.ipynb")]
+    if devices:
+        assert "is a character device" in refused[("dev", "dev.ipynb")]
+    for s in found.values():
+        assert s.data is None or b"CANARY" not in s.data and b"master" not in s.data
+    assert (subs / "fifo.ipynb").exists() and (teacher / "id_rsa").read_text() == "CANARY-intake"
+    # the reports show the refusal, for that student only, and nothing of the target
+    graders = grade.find_autograders([_autograder(tmp_path)])
+    results = [grade.SubmissionResult(s.student, "99-fixture", s.path) for s in found.values()]
+    for res, s in zip(results, found.values()):
+        _, run = grade.grade_one(s, graders["99-fixture"], cell_timeout=1) if s.refused else (None, None)
+        res.error = run.error if run else None
+    [csv_path] = grade.write_reports(results, graders, tmp_path / "grades")
+    text = csv_path.read_text() + "".join(p.read_text() for p in (tmp_path / "grades").rglob("*.html"))
+    assert "CANARY" not in text and "refused: eve.ipynb is a symbolic link" in text
+
+
+def test_a_large_or_strangely_named_submission_is_refused_or_named_in_clean_text(tmp_path):
+    from gamekit.course import intake
+
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    (folder / "big.ipynb").write_bytes(b"x" * 1001)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with pytest.raises(intake.Refused, match="big.ipynb has 1001 bytes, more than the 1000 allowed"):
+            intake.read_notebook(fd, "big.ipynb", "big.ipynb", limit=1000)
+        assert intake.read_notebook(fd, "big.ipynb", "big.ipynb", limit=1001) == b"x" * 1001
+    finally:
+        os.close(fd)
+    odd = os.fsencode(str(folder)) + b"/\xff\nname.ipynb"  # not UTF-8, with a line break
+    with open(odd, "wb") as f:
+        f.write(_notebook_bytes("odd"))
+    [sub] = [s for s in grade.find_submissions(folder) if s.data and b"odd" in s.data]
+    assert sub.student == "\ufffd name" and sub.student.encode("utf-8")
+
+
+def test_an_archive_is_unpacked_without_links_or_paths_outside_and_within_its_size(tmp_path):
+    import stat
+
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("ann/work.ipynb", _notebook_bytes("ann's own"))
+        z.writestr("bob.ipynb", _notebook_bytes("bob's own"))
+        link = zipfile.ZipInfo("eve/work.ipynb")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        z.writestr(link, str(tmp_path / "teacher-secret"))
+        z.writestr("../escape.ipynb", _notebook_bytes("outside"))
+        z.writestr("/tmp/absolute.ipynb", _notebook_bytes("outside"))
+    (tmp_path / "teacher-secret").write_text("CANARY-archive")
+    found = {s.student: s for s in grade.find_submissions(archive)}
+    assert found["ann"].data == _notebook_bytes("ann's own") and found["bob"].data == _notebook_bytes("bob's own")
+    assert found["eve"].refused == "eve/work.ipynb was not unpacked: a symbolic link, not a file"
+    assert "outside the archive's folder" in found["escape"].refused
+    assert "outside the archive's folder" in found["tmp"].refused  # named as its folder would be
+    assert not (tmp_path / "escape.ipynb").exists() and not Path("/tmp/absolute.ipynb").exists()
+    from gamekit.course import intake
+
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("zeros.ipynb", b"0" * 5_000_000)  # 5 kB packed; its header could lie about the size
+    with pytest.raises(ValueError, match="unpacks to more than 1,000,000 bytes"):
+        intake.unpack_zip(bomb, tmp_path / "bomb", max_bytes=1_000_000)

@@ -15,8 +15,10 @@ import csv
 import json
 import os
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -36,10 +38,15 @@ pytestmark = [
 
 CANARY = "CANARY-grading-5d1e0b"
 MARKER = "gamekit-linger-7b2f"
+#: Seconds each submission of the zoo may take in all (honest ones need 15-20 s at a load of 10).
+CAP_SECONDS = 100.0
 
 
-def _attacks(paths: dict[str, str], port: int, red: int) -> dict[str, dict[str, str]]:
-    """student -> {question: answer cell source}; questions left out keep the student copy's `...`."""
+def _attacks(
+    paths: dict[str, str], port: int, red: int, roots: tuple[str, ...] = ("/tmp", "/root", "/home", "/work")
+) -> dict[str, dict[str, str]]:
+    """student -> {question: answer cell source}; questions left out keep the student copy's `...`.
+    `roots`: where "read-tests" searches for the tests, besides the folders of `paths`."""
     p = json.dumps(paths)
     return {
         # otter's runner replaced: every check "passes"; the saved outputs say so too (see _claim_passed)
@@ -73,7 +80,7 @@ def _attacks(paths: dict[str, str], port: int, red: int) -> dict[str, dict[str, 
             "        found.append(open(path, 'rb').read())\n"
             "    except OSError:\n"
             "        pass\n"
-            "roots = {'/tmp', '/root', '/home', '/work'} | {os.path.dirname(v) for v in PATHS.values()}\n"
+            f"roots = {set(roots)!r} | {{os.path.dirname(v) for v in PATHS.values()}}\n"
             "names = ['tests/q99_*.py', '*autograder*.zip', '99-fixture.ipynb', '*grading*.json']\n"
             "for pattern in [r + '/**/' + n for r in roots for n in names]:\n"
             "    for path in glob.glob(pattern, recursive=True)[:20]:\n"
@@ -170,6 +177,24 @@ def _attacks(paths: dict[str, str], port: int, red: int) -> dict[str, dict[str, 
             "q99_1": "answer_99_1 = [3, 11]",
             "q99_4": "blob = bytearray(8 << 30)\nanswer_99_4 = 0",
         },
+        # text that cannot be written as UTF-8 (a lone surrogate in a class's name), a megabyte of it,
+        # in the reason the sandbox gives for refusing the answer: it must not stop the class's reports
+        "bad-text": {
+            "q99_1": "answer_99_1 = type('Eve \\ud800\\x1b[2J' + 'x' * 1_000_000, (), {})()",
+            "q99_4": f"answer_99_4 = {red}",
+        },
+        # an answer sent as a set of 150,000 integers that all hash to 0: building it in the judge
+        # would take ~10**10 comparisons (the whole class's grading held for its time limit)
+        "collide": {
+            "q99_1": "import sys\n"
+            "plain = next(m for n, m in list(sys.modules.items())\n"
+            "             if n.startswith('gamekit') and n.endswith('.plain'))\n"
+            "items = [k * (2**61 - 1) for k in range(1, 150_000)]\n"
+            "honest_encode = plain.encode\n"
+            "plain.encode = lambda v, depth=0: {'set': items} if v == 'collide' else honest_encode(v, depth)\n"
+            "answer_99_1 = 'collide'",
+            "q99_4": f"answer_99_4 = {red}",
+        },
     }
 
 
@@ -246,13 +271,29 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
         if student == "replace-runner":
             _claim_passed(nb)
         nbformat.write(nb, folder / f"{student}.ipynb")
+    # many slow cells and six endless ones: without a cap, six runs of the notebook at full time-out
+    nb = make_submission(student_nb, "all-correct")
+    nb.cells += [nbformat.v4.new_code_cell("import time\ntime.sleep(6)") for _ in range(4)]
+    nb.cells += [nbformat.v4.new_code_cell("while True:\n    pass") for _ in range(6)]
+    nbformat.write(nb, folder / "endless-slow.ipynb")
+    # files that are not the student's notebook: the teacher's key, the master's folder, a FIFO, a device
+    (folder / "symlinked.ipynb").symlink_to(canary_file)
+    (folder / "master-thief").symlink_to(done.master.parent)  # would grade the master's solutions as hers
+    os.mkfifo(folder / "fifo.ipynb")
+    if os.geteuid() == 0:
+        os.mknod(folder / "device.ipynb", 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero's numbers
     protected = {
         "submissions": _snapshot(folder),
         "teacher": _snapshot(teacher),
         "autograder": _snapshot(done.autograder.parent),
     }
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # every temporary folder of the grading
     start = time.monotonic()
-    results, [csv_path] = grade.grade(folder, [done.autograder], out, cell_timeout=10, jobs=2)
+    results, [csv_path] = grade.grade(
+        folder, [done.autograder], out, cell_timeout=10, jobs=2, submission_seconds=CAP_SECONDS
+    )
     seconds = time.monotonic() - start
     stop.set()
     listener.join(2)
@@ -270,6 +311,22 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     for student in ("replace-runner", "always-equal", "read-tests", "network", "write-outside", "patch-library"):
         assert scores[student]["q99_1"] == 0 and scores[student]["q99_4"] == 0, student
     assert scores["patch-library"]["q99_2"] == 0
+    # files that are not notebooks are refused with a reason, for their student only, never opened
+    refused = [("symlinked", "a symbolic link"), ("master-thief", "a symbolic link"), ("fifo", "a FIFO")]
+    for student, kind in refused + ([("device", "a character device")] if os.geteuid() == 0 else []):
+        assert scores[student] == {"q99_1": 0, "q99_2": 0, "q99_4": 0}, student
+        assert by[student].error.startswith("refused: ") and kind in by[student].error, by[student].error
+    # bad text is cleaned and cut, and costs only its exercise
+    assert scores["bad-text"] == {"q99_1": 0, "q99_2": 2, "q99_4": 1}
+    assert any("Eve \ufffd\ufffd[2J" in n and len(n) < 500 for n in by["bad-text"].notes), by["bad-text"].notes
+    # colliding hashes: refused by the judge's decoder with a reason, in its own time
+    messages = [c["message"] or "" for c in by["collide"].questions["q99_1"]["cases"]]
+    assert scores["collide"]["q99_1"] == 0 and scores["collide"]["q99_4"] == 1
+    assert any("share one hash value" in m for m in messages), messages
+    # the endless notebook is stopped by its cap, before its sixth run, and keeps nothing it did not finish
+    endless = by["endless-slow"]
+    assert f"used its {CAP_SECONDS:g} s" in (endless.error or ""), endless.error
+    assert endless.seconds < CAP_SECONDS + 30 and endless.total == 0
     # the right answers of an attacker still count; the attack costs its own exercise only
     assert scores["kill-grader"]["q99_1"] == 1 and scores["kill-grader"]["q99_2"] == 2, by["kill-grader"].notes
     assert scores["linger"] == {"q99_1": 1, "q99_2": 2, "q99_4": 1}
@@ -289,9 +346,12 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     assert _snapshot(teacher) == protected["teacher"]
     assert _snapshot(done.autograder.parent) == protected["autograder"]
     assert _processes_with(MARKER) == []
+    assert list(scratch.iterdir()) == []  # no temporary folder left behind
     for path in out.rglob("*"):
         if path.is_file():
             assert CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
+    rows = {r["student"]: r for r in csv.DictReader(csv_path.open(encoding="utf-8"))}
+    assert "refused: symlinked.ipynb is a symbolic link" in rows["symlinked"]["notes"]
 
 
 def _burn(seconds: float) -> subprocess.Popen:
@@ -351,7 +411,9 @@ def test_the_same_attacks_succeed_without_the_sandbox(tmp_path):
     server.bind(("127.0.0.1", 0))
     server.listen()
     paths = {"canary": str(canary_file), "autograder": str(done.autograder), "master": str(done.master)}
-    attacks = _attacks(paths, server.getsockname()[1], RED_1_40)
+    # the search reaches the tests through the folders of `paths` alone (no walk over every folder
+    # of the machine), and the limits are generous: the point is the attack, not the machine's speed
+    attacks = _attacks(paths, server.getsockname()[1], RED_1_40, roots=())
     folder = tmp_path / "submissions"
     folder.mkdir()
     student_nb = nbformat.read(done.student, as_version=4)
@@ -361,7 +423,10 @@ def test_the_same_attacks_succeed_without_the_sandbox(tmp_path):
         for q, source in {**CORRECT, **attacks[student]}.items():
             nb.cells[cells[q]].source = source
         nbformat.write(nb, folder / f"{student}.ipynb")
-    results, _ = grade.grade(folder, [done.autograder], tmp_path / "grades", cell_timeout=20, jobs=1, trusted_code=True)
+    results, _ = grade.grade(
+        folder, [done.autograder], tmp_path / "grades", cell_timeout=600, jobs=1, trusted_code=True,
+        submission_seconds=3600,
+    )  # fmt: skip
     server.settimeout(1)
     conn, _ = server.accept()
     assert conn.recv(100) == b"from the sandbox"
@@ -369,3 +434,40 @@ def test_the_same_attacks_succeed_without_the_sandbox(tmp_path):
     server.close()
     by = {r.student: r for r in results}
     assert by["read-tests"].score("q99_1") == 1 and by["read-tests"].score("q99_4") == 1
+
+
+def test_an_archive_with_links_and_outside_paths_costs_only_their_students(tmp_path, monkeypatch):
+    """A zip of the class's folder with a member that is a symbolic link to the teacher's key and
+    members whose paths leave the folder: those are refused for their students, the honest one is
+    graded as from a folder, nothing is written outside, nothing leaks, no temporary folder stays."""
+    import zipfile
+
+    from assigned import assigned_fixture
+    from submissions import EXPECTED, make_submission
+
+    done = assigned_fixture()
+    canary_file = tmp_path / "id_rsa"
+    canary_file.write_text(CANARY)
+    honest = nbformat.writes(make_submission(nbformat.read(done.student, as_version=4), "all-correct"))
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("all-correct/work.ipynb", honest)
+        link = zipfile.ZipInfo("eve/work.ipynb")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        z.writestr(link, str(canary_file))
+        z.writestr("../../escaped.ipynb", honest)
+        z.writestr(f"{tmp_path}/absolute.ipynb", honest)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out = tmp_path / "grades"
+    results, [csv_path] = grade.grade(archive, [done.autograder], out, cell_timeout=30, jobs=2)
+    by = {r.student: r for r in results}
+    assert {q: by["all-correct"].score(q) for q in EXPECTED["all-correct"]} == EXPECTED["all-correct"]
+    assert by["eve"].error == "refused: eve/work.ipynb was not unpacked: a symbolic link, not a file"
+    assert "outside the archive's folder" in by["escaped"].error and by["escaped"].total == 0
+    assert not (tmp_path.parent / "escaped.ipynb").exists() and not (tmp_path / "absolute.ipynb").exists()
+    assert list(scratch.iterdir()) == []
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert CANARY not in path.read_text(encoding="utf-8", errors="replace"), path

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from gamekit.isolation import HOME, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, python_command
+from gamekit.sandbox.bwrap import HOME, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, python_command
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
 
@@ -74,7 +74,7 @@ def test_code_in_a_jail_sees_nothing_of_the_teacher_and_reaches_nobody(tmp_path,
 
 
 def test_without_bwrap_the_message_says_how_to_get_the_sandbox(monkeypatch):
-    monkeypatch.setattr("gamekit.isolation.bwrap_path", lambda: None)
+    monkeypatch.setattr("gamekit.sandbox.bwrap.bwrap_path", lambda: None)
     with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap.*--trusted-code"):
         Jail().command(["true"])
 
@@ -94,7 +94,7 @@ def test_folders_under_tmp_stay_visible_below_the_private_tmp(tmp_path):
 def test_a_bubblewrap_that_cannot_make_a_box_is_refused_with_the_container_hint(tmp_path, monkeypatch):
     """bwrap installed but not allowed to make namespaces (a container started without the options):
     a clear refusal naming bubblewrap's complaint and what to do, before any student code runs."""
-    import gamekit.isolation as isolation
+    import gamekit.sandbox.bwrap as isolation
 
     fake = tmp_path / "bwrap"
     fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
@@ -106,3 +106,43 @@ def test_a_bubblewrap_that_cannot_make_a_box_is_refused_with_the_container_hint(
     message = str(caught.value)
     assert "No permissions to create new namespace" in message
     assert "seccomp=unconfined" in message and "Running in a container" in message
+
+
+# --- what the teacher's side reads of a jail, and the text it keeps ------------------------------
+
+
+def test_read_regular_refuses_links_fifos_hard_links_and_large_files_without_blocking(tmp_path):
+    from gamekit.sandbox import FileRefused, read_regular
+
+    secret = tmp_path / "secret"
+    secret.write_text("CANARY")
+    jail = tmp_path / "jail"
+    jail.mkdir()
+    (jail / "ok.txt").write_bytes(b"fine")
+    assert read_regular(str(jail), "ok.txt", 10) == b"fine"
+    os.symlink(secret, jail / "link.txt")
+    os.mkfifo(jail / "fifo.txt")  # a plain open() would wait for a writer for ever
+    os.link(secret, jail / "hard.txt")
+    (jail / "big.txt").write_bytes(b"x" * 11)
+    for name, why in [
+        ("link.txt", "symbolic link"),
+        ("fifo.txt", "not a regular file"),
+        ("hard.txt", "hard links"),
+        ("big.txt", "more than"),
+        ("../secret", "not a file name"),
+    ]:
+        with pytest.raises(FileRefused, match=why):
+            read_regular(str(jail), name, 10)
+
+
+def test_clean_text_makes_any_string_safe_to_store_and_show():
+    import sqlite3
+
+    from gamekit.sandbox import clean_text
+
+    assert clean_text("Eve \ud800", 40) == "Eve \ufffd"
+    assert clean_text("red \x1b[31m", 40) == "red \ufffd[31m"
+    assert clean_text("two\nlines", 40) == "two\nlines" and clean_text("two\nlines", 40, one_line=True) == "two lines"
+    long = clean_text("x" * 1_000_000, 100)
+    assert long == "x" * 100 + " [cut]"
+    sqlite3.connect(":memory:").execute("SELECT ?", (clean_text("\udcff" * 5, 10),))  # storable

@@ -283,3 +283,66 @@ def test_memoising_makes_about_34_times_fewer_calls():
     assert not re.search(r"100 times (less|fewer)", text), "a '100 times' claim about memoising is back"
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "round(nodes / calls)) == (549_946, 16_168, 34)" in code
+
+
+# -- Exercise 10.2: a Race21 whose states are a NamedTuple or a frozen dataclass ------------------
+
+
+def _race21(kind, keeps_turn: bool = False):
+    """A Race to 21 on states `kind(total, player)`; `keeps_turn` is a wrong one (the mover never changes)."""
+    from gamekit import IllegalMoveError
+
+    class Race21:
+        def initial_state(self):
+            return kind(0, 0)
+
+        def to_move(self, s):
+            return s.player
+
+        def legal_moves(self, s):
+            return [k for k in (1, 2, 3) if s.total + k <= 21]
+
+        def play(self, s, m):
+            if m not in self.legal_moves(s):
+                raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+            return kind(s.total + m, s.player if keeps_turn else 1 - s.player)
+
+        def is_terminal(self, s):
+            return s.total == 21
+
+        def utility(self, s, player):
+            return 1 if player == 1 - s.player else -1
+
+    return Race21
+
+
+def test_exercise_10_2_grades_named_tuple_and_dataclass_states_and_says_why_a_wrong_one_fails():
+    import dataclasses
+    from typing import NamedTuple
+
+    from gamekit import best_moves, solve
+    from gamekit.sandbox.plain import dumps, loads
+
+    class Named(NamedTuple):
+        total: int
+        player: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        total: int
+        player: int
+
+    (hidden,) = _hidden_tests(_nb("10-bring-your-own-game"), "q10_2")
+    assert "failure_message" in hidden  # a failing answer is told what was checked
+    probe_part, judge_part = hidden.split("_data = probe()", 1)
+    for kind in (Named, Frozen):
+        for wrong in (False, True):
+            student = {"Race21": _race21(kind, keeps_turn=wrong)}
+            exec(probe_part, student)  # the probe, as in the student's sandbox
+            data = loads(dumps(student["probe"]()))  # across the plain-data boundary
+            judge = {"probe": lambda data=data: data, "solve": solve, "best_moves": best_moves}
+            if wrong:
+                with pytest.raises(AssertionError, match="first player wins"):
+                    exec("_data = probe()" + judge_part, judge)
+            else:
+                exec("_data = probe()" + judge_part, judge)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gamekit import solve, wire
-from gamekit.isolation import bwrap_path
+from gamekit.sandbox.bwrap import bwrap_path
 from gamekit.tournament import GameFailure, Results, Tournament, leaderboard_html, resolve_game
 from gamekit.tournament.referee import GameSpec, play_game_spec
 from gamekit.tournament.sandbox import Limits

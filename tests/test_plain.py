@@ -1,4 +1,4 @@
-"""Answers as plain data (gamekit.course.plain) and tests split into probe and judge (gamekit.course.cases).
+"""Answers as plain data (gamekit.sandbox.plain) and tests split into probe and judge (gamekit.course.cases).
 
 The decoder is the grader's boundary: it must rebuild exactly the built-in values that were sent,
 refuse anything else with a reason, and stay bounded however the text is crafted.
@@ -14,8 +14,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from gamekit.course import plain
 from gamekit.course.cases import SpecError, free_names, spec, split_probe
+from gamekit.sandbox import plain
 
 VALUES = [
     None,
@@ -167,3 +167,28 @@ def test_a_hidden_test_that_calls_the_students_code_needs_a_probe():
     assert public["names"] == ["answer"] and public["points"] == 0 and not public["hidden"]
     assert hidden["calls"] == ["f"] and hidden["names"] == ["answer"] and hidden["points"] == 2
     assert "def probe" in hidden["probe"] and "def probe" not in hidden["judge"]
+
+
+def test_sets_and_dicts_of_colliding_hash_values_are_refused_before_they_are_built():
+    """The integers k * (2**61 - 1) all hash to 0: a set of 170,000 of them (4 MB of text) would take
+    CPython's set about k**2 / 2 comparisons (minutes). Refused with a reason instead, by a sort."""
+    modulus = 2**61 - 1
+    assert len({hash(k * modulus) for k in range(1, 100)}) == 1
+    colliding = [k * modulus for k in range(1, 20_000)]
+    for text in (
+        json.dumps({"set": colliding}),
+        json.dumps({"frozenset": colliding}),
+        json.dumps({"dict": [[k, 0] for k in colliding]}),
+        json.dumps({"tuple": [{"set": [{"tuple": [k]} for k in colliding]}]}),  # nested, through tuple hashes
+    ):
+        with pytest.raises(plain.PlainDataError, match="share one hash value"):
+            plain.loads(text)
+    # a few collisions are fine (honest values can collide: hash(-1) == hash(-2)), and so are big honest sets
+    few = [k * modulus for k in range(1, plain.SHARED_HASH + 1)] + [-1, -2]
+    assert plain.loads(json.dumps({"set": few})) == set(few)
+    honest = set(range(200_000))
+    assert plain.loads(plain.dumps(honest)) == honest
+    assert plain.loads(plain.dumps({str(k): k for k in range(50_000)})) == {str(k): k for k in range(50_000)}
+    # the same value many times is not what the encoder sends either
+    with pytest.raises(plain.PlainDataError, match="share one hash value"):
+        plain.loads(json.dumps({"set": [7] * 1000}))

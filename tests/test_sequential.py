@@ -155,3 +155,34 @@ def pair_probabilities_joint(games: np.ndarray, coupling: float) -> np.ndarray:
         for j in range(3):
             joint[i, j] += coupling * max(0.0, min(edges[i + 1], 1 - edges[j]) - max(edges[i], 1 - edges[j + 1]))
     return joint
+
+
+#: A's points per pair (0, ½, 1, 1½, 2) between equals, typical of deterministic agents from random
+#: openings: most pairs split 1 : 1, the rest 2 : 0 or 0 : 2, in one shape with some half points.
+DETERMINISTIC_SHAPES = [(0.15, 0.0, 0.7, 0.0, 0.15), (0.05, 0.15, 0.6, 0.15, 0.05), (0.3, 0.0, 0.4, 0.0, 0.3)]
+
+
+def tilted(shape, s: float) -> np.ndarray:
+    """The shape tilted exponentially (q_k ∝ shape_k e^(t k)) to the mean score s per game."""
+    from scipy.optimize import brentq
+
+    base, k = np.array(shape), np.arange(5)
+
+    def gap(t: float) -> float:
+        q = base * np.exp(t * k)
+        return float((q / q.sum()) @ k / 4) - s
+
+    q = base * np.exp(brentq(gap, -20, 20) * k)
+    return q / q.sum()
+
+
+@pytest.mark.parametrize("shape", DETERMINISTIC_SHAPES, ids=["split-70", "half-points", "split-40"])
+def test_error_rates_for_pentanomial_truths_of_deterministic_agents(shape):
+    """P(H1) at elo0 and P(H0) at elo1 within 1.5 points of 5 %, 4,000 runs each."""
+    for k, (elo, wrong, nominal) in enumerate([(ELO0, 1, ALPHA), (ELO1, -1, BETA)]):
+        p = tilted(shape, score(elo))
+        assert p @ np.arange(5) / 4 == pytest.approx(score(elo))
+        decision, _ = simulate_sprt(p, 4000, seed=11 + k, elo0=ELO0, elo1=ELO1, alpha=ALPHA, beta=BETA)
+        assert np.all(decision != 0)
+        rate = np.mean(decision == wrong)
+        assert abs(rate - nominal) <= 0.015, f"{shape} at {elo} Elo: error rate {rate:.4f} against {nominal}"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -294,6 +295,219 @@ class ForgotReturn(TakeAway):
         s.n == 0  # noqa: B015  (the classic slip)
 
 
+# --- broken in ways only a longer look finds: hidden state, hashes, NaN, cycles, tuple moves ------------
+
+
+class HiddenStateMoves(TakeAway):
+    """legal_moves depends on how often play was called: after 40 plays, taking 2 is no longer listed."""
+
+    def __init__(self, n: int = 7):
+        super().__init__(n)
+        self.plays = 0
+
+    def legal_moves(self, s):
+        return [m for m in (1, 2) if m <= s.n and (m == 1 or self.plays < 40)]
+
+    def play(self, s, m):
+        self.plays += 1
+        return super().play(s, m)
+
+
+@dataclass(frozen=True)
+class LockedPile:
+    """A frozen state that cannot be deep-copied (it carries a lock, outside its equality)."""
+
+    n: int
+    turn: int
+    lock: object = field(default_factory=threading.Lock, compare=False, repr=False)
+
+
+class ChangedByPlay(TakeAway):
+    """play writes the new count into the state it was given (through object.__setattr__) and returns it."""
+
+    def initial_state(self):
+        return LockedPile(self.n, 0)
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        object.__setattr__(s, "n", s.n - m)
+        object.__setattr__(s, "turn", 1 - s.turn)
+        return s
+
+
+class IdHashed:
+    """Equal by value, hashed by identity: __eq__ without a matching __hash__."""
+
+    def __init__(self, n, turn):
+        self.__dict__["key"] = (n, turn)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("read-only")
+
+    def __eq__(self, other):
+        return isinstance(other, IdHashed) and self.key == other.key
+
+    __hash__ = object.__hash__
+
+    @property
+    def n(self):
+        return self.key[0]
+
+    @property
+    def turn(self):
+        return self.key[1]
+
+    def __repr__(self):
+        return f"IdHashed{self.key}"
+
+
+class EqWithoutHash(TakeAway):
+    def initial_state(self):
+        return IdHashed(self.n, 0)
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        return IdHashed(s.n - m, 1 - s.turn)
+
+    def state_to_json(self, s):
+        return list(s.key)
+
+    def state_from_json(self, data):
+        return IdHashed(*data)
+
+
+@dataclass(frozen=True)
+class ScoredPile:
+    n: int
+    turn: int
+    score: float = float("nan")  # "no score yet"
+
+
+class NaNState(TakeAway):
+    def initial_state(self):
+        return ScoredPile(self.n, 0)
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        return ScoredPile(s.n - m, 1 - s.turn)
+
+
+class WrongTurnAfterExtraTurn:
+    """Dots and Boxes whose to_move remembers whether the last play gave an extra turn (hidden state),
+    so it answers wrongly for every position once a box has been closed anywhere."""
+
+    def __init__(self):
+        self.rules = __import__("own_games").DotsAndBoxes()
+        self.extra = False
+
+    def initial_state(self):
+        return self.rules.initial_state()
+
+    def to_move(self, s):
+        return 1 - s.player if self.extra else s.player
+
+    def legal_moves(self, s):
+        return self.rules.legal_moves(s)
+
+    def play(self, s, m):
+        child = self.rules.play(s, m)
+        self.extra = child.player == s.player
+        return child
+
+    def is_terminal(self, s):
+        return self.rules.is_terminal(s)
+
+    def utility(self, s, player):
+        return self.rules.utility(s, player)
+
+
+@dataclass(frozen=True)
+class Heaps:
+    piles: tuple
+    turn: int = 0
+
+
+class PutBackNim:
+    """Nim on piles (3, 4, 5) where a move may also put one stone back on a pile below its start size:
+    240 positions, cycles everywhere (take one, put it back)."""
+
+    start = (3, 4, 5)
+
+    def initial_state(self):
+        return Heaps(self.start)
+
+    def to_move(self, s):
+        return s.turn
+
+    def legal_moves(self, s):
+        takes = [(i, t) for i, p in enumerate(s.piles) for t in range(1, p + 1)]
+        return takes + [(i, -1) for i, p in enumerate(s.piles) if p < self.start[i]] if any(s.piles) else []
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}; allowed: {self.legal_moves(s)}")
+        i, t = m
+        return Heaps(s.piles[:i] + (s.piles[i] - t,) + s.piles[i + 1 :], 1 - s.turn)
+
+    def is_terminal(self, s):
+        return not any(s.piles)
+
+    def utility(self, s, player):
+        return 1 if player != s.turn else -1
+
+
+class TakesNothing(PutBackNim):
+    """Tuple-move Nim whose play accepts taking no stone at all ((pile, 0) passes the turn)."""
+
+    def legal_moves(self, s):
+        return [(i, t) for i, p in enumerate(s.piles) for t in range(1, p + 1)]
+
+    def play(self, s, m):
+        i, t = m
+        if not (0 <= i < len(s.piles) and 0 <= t <= s.piles[i]):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        return Heaps(s.piles[:i] + (s.piles[i] - t,) + s.piles[i + 1 :], 1 - s.turn)
+
+
+class Take:
+    """A move object equal by its count but hashed by identity."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __eq__(self, other):
+        return isinstance(other, Take) and other.k == self.k
+
+    def __hash__(self):
+        return id(self) % 1000003
+
+    def __repr__(self):
+        return f"Take({self.k})"
+
+
+class EqualMovesHashApart(TakeAway):
+    """Its moves come back from JSON equal and of the same type, but with another hash."""
+
+    _moves = {1: Take(1), 2: Take(2)}
+
+    def legal_moves(self, s):
+        return [self._moves[m] for m in (1, 2) if m <= s.n]
+
+    def play(self, s, m):
+        if m not in self.legal_moves(s):
+            raise IllegalMoveError(f"illegal move {m!r}")
+        return Pile(s.n - m.k, 1 - s.turn)
+
+    def move_to_json(self, m):
+        return m.k
+
+    def move_from_json(self, data):
+        return Take(data)
+
+
 BROKEN = {
     "over while moves are left": (TerminalWithMoves, "terminal"),
     "moves that cannot be hashed": (UnhashableMoves, "hashable"),
@@ -304,7 +518,7 @@ BROKEN = {
     "moves back from JSON as text": (MovesComeBackAsText, "wire"),
     "a pass back and forth for ever": (PassForever, "finite"),
     "a move listed twice": (DuplicateMoves, "deterministic"),
-    "a method that raises": (RaisesInUtility, "deterministic"),
+    "a method that raises": (RaisesInUtility, "utility"),
     "taking 0 sticks accepted": (AcceptsZero, "illegal move"),
     "wrong sign for the second player": (WrongSign, "utility"),
     "mutable state": (MutableState, "hashable"),
@@ -315,19 +529,83 @@ BROKEN = {
     "accepted illegal move": (AcceptsIllegal, "illegal move"),
     "utility outside [-1, 1]": (BigUtility, "utility"),
     "players numbered 1 and 2": (ThreePlayers, "players"),
-    "state forgets whose turn it is": (ForgetsTurn, "agreement"),
+    "state forgets whose turn it is": (ForgetsTurn, "hashable"),
     "wrong error type for an illegal move": (WrongErrorType, "illegal move"),
+    "legal moves that depend on hidden state": (HiddenStateMoves, "deterministic"),
+    "a state changed by play (and not deep-copyable)": (ChangedByPlay, "pure play"),
+    "__eq__ without a matching __hash__": (EqWithoutHash, "hashable"),
+    "a state holding NaN": (NaNState, "hashable"),
+    "to_move wrong only after an extra turn": (WrongTurnAfterExtraTurn, "deterministic"),
+    "a Nim that can put a stone back": (PutBackNim, "finite"),
+    "tuple-move Nim taking nothing": (TakesNothing, "illegal move"),
+    "moves equal after JSON but hashed apart": (EqualMovesHashApart, "wire"),
+}
+
+#: Where each broken game breaks: a test of the path named (the moves from the start), given the game.
+#: `None` means "at the start"; a function checks a path that depends on how the random games went.
+
+
+def _replays(game, path):
+    """The state after `path` from the start of a correct copy of `game`'s rules (each move must be legal)."""
+    state = game.initial_state()
+    for m in path:
+        assert m in list(game.legal_moves(state)), (path, m)
+        state = game.play(state, m)
+    return state
+
+
+WHERE = {
+    "over while moves are left": lambda p: sum(p) == 6,  # one stick left
+    "a wire format that loses the turn": lambda p: _replays(TakeAway(), p).turn == 1,
+    "a pass back and forth for ever": lambda p: 0 in p or p == [],
+    "a method that raises": lambda p: sum(p) == 7,  # utility is asked at the end
+    "wrong sign for the second player": lambda p: sum(p) == 7,
+    "non-zero-sum utility": lambda p: sum(p) == 7,
+    "utility outside [-1, 1]": lambda p: sum(p) == 7,
+    "missing terminal test": lambda p: sum(p) == 7,
+    "legal moves that depend on hidden state": lambda p: _replays(TakeAway(), p).n >= 2,
+    "to_move wrong only after an extra turn": lambda p: _replays(__import__("own_games").DotsAndBoxes(), p) is not None,
+    "players numbered 1 and 2": lambda p: _replays(TakeAway(), p).turn == 1,
+    "random move order": lambda p: _replays(TakeAway(), p).n >= 2,  # where two calls happened to differ
+    "a Nim that can put a stone back": lambda p: _replays(PutBackNim(), p) is not None,
+    "state forgets whose turn it is": lambda p: _replays(TakeAway(), p).n < 7,  # a position met before
+    "a utility that changes between calls": lambda p: sum(p) == 7,
+    "is_terminal without return": lambda p: p == [],
 }
 
 
 @pytest.mark.parametrize("kind", list(BROKEN), ids=list(BROKEN))
-def test_each_broken_game_is_caught_with_the_broken_property_named(kind):
+def test_each_broken_game_is_caught_with_the_broken_property_and_position_named(kind):
     cls, prop = BROKEN[kind]
     with pytest.raises(GameCheckError) as caught:
         check_game(cls(), games=30)
     assert caught.value.prop == prop, str(caught.value)
     assert str(caught.value).startswith(prop + ":")
     assert prop in PROPERTIES
+    path = list(caught.value.path)
+    where = WHERE.get(kind, lambda p: p == [])  # every other one breaks at the start
+    assert where(path), f"{kind}: named the position after {path}: {caught.value}"
+    assert ("at the start" in str(caught.value)) == (path == [])
+
+
+def test_an_exception_of_the_game_is_named_as_the_games():
+    with pytest.raises(GameCheckError) as caught:
+        check_game(RaisesInUtility(), games=10)
+    assert caught.value.raised == "KeyError" and "utility(state, 0) raised KeyError" in str(caught.value)
+    with pytest.raises(GameCheckError) as caught:
+        check_game(WrongTurnAfterExtraTurn(), games=30)
+    assert caught.value.raised is None  # a wrong answer, not an exception
+
+
+def test_a_bug_of_the_checker_is_not_reported_as_the_games(monkeypatch):
+    import gamekit.testing as testing
+
+    def broken_probes(moves, seen):
+        raise ZeroDivisionError("the checker's own bug")
+
+    monkeypatch.setattr(testing, "_probes", broken_probes)
+    with pytest.raises(ZeroDivisionError):
+        check_game(TakeAway(), games=5)
 
 
 def test_the_correct_small_game_passes_and_reports_what_it_checked():
@@ -393,6 +671,56 @@ class NumpyTerminal(TakeAway):
         return np.bool_(s.n == 0)
 
 
+class NumpyNumbers(TakeAway):
+    """utility and to_move answer with numpy integers (numpy numbers are numbers)."""
+
+    def utility(self, s, player):
+        import numpy as np
+
+        return np.int64(super().utility(s, player))
+
+    def to_move(self, s):
+        import numpy as np
+
+        return np.int64(s.turn)
+
+
+class OverAtOneRefusesMoves(TakeAway):
+    """Over when at most one stick is left, though taking it is still listed; play refuses every move once
+    the game is over (checked with terminal_means_no_moves=False)."""
+
+    def is_terminal(self, s):
+        return s.n <= 1
+
+    def play(self, s, m):
+        if self.is_terminal(s):
+            raise IllegalMoveError(f"the game is over; no move {m!r}")
+        return super().play(s, m)
+
+    def utility(self, s, player):
+        return 1 if player != s.turn else -1
+
+
+def test_a_game_with_moves_listed_after_its_end_passes_when_told_so():
+    game = OverAtOneRefusesMoves()
+    assert check_game(game, games=25, terminal_means_no_moves=False).positions > 5
+    with pytest.raises(GameCheckError) as caught:
+        check_game(game, games=25)
+    assert caught.value.prop == "terminal" and sum(caught.value.path) == 6
+
+
+def test_the_time_budget_gives_a_verdict_on_a_big_game():
+    import time
+
+    t = time.monotonic()
+    report = check_game(Nim((4, 5, 6, 7)), games=60, time_limit=1.0)
+    assert time.monotonic() - t < 30  # one search past the budget at most, never the whole check
+    assert not report.complete and report.games_checked < 60
+    assert "time budget ran out" in str(report)
+    with pytest.raises(TypeError, match="time_limit"):
+        check_game(TakeAway(), time_limit=0)
+
+
 class HalfPoints(TakeAway):
     """A win is worth only 0.5 (any utility in [-1, 1] is allowed)."""
 
@@ -404,11 +732,12 @@ class HalfPoints(TakeAway):
     "make",
     [
         NumpyTerminal,
+        NumpyNumbers,
         HalfPoints,
         lambda: __import__("own_games").DotsAndBoxes(),
         lambda: __import__("own_games").PassOrTake(6),
     ],
-    ids=["numpy bool", "utilities of 0.5", "extra turns (Dots and Boxes)", "one pass each"],
+    ids=["numpy bool", "numpy numbers", "utilities of 0.5", "extra turns (Dots and Boxes)", "one pass each"],
 )
 def test_correct_unusual_games_pass(make):
     report = check_game(make(), games=25)

@@ -8,6 +8,7 @@ are in test_tournament_cluster.py.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -174,7 +175,8 @@ def test_results_rate_the_perfect_player_first_with_intervals_and_a_sequential_a
     results = Results(t)
     rows = results.standings(reps=100)
     assert rows[0].id == "perfect" and rows[0].losses <= 2  # loses only from the second seat to a perfect start
-    assert all(s.low <= s.rating <= s.high for s in rows)
+    # two starts per pairing are too few for intervals that keep their level: the board says so
+    assert all(math.isnan(s.low) and math.isnan(s.high) for s in rows) and "too few" in results.table()
     assert sum(s.wins for s in rows) == sum(s.losses for s in rows) == len(results.records)
     p = results.pairing("perfect", "first_free")
     assert p.games == 4 and 0 <= p.interval()[0] <= p.score <= p.interval()[1] <= 1
@@ -288,6 +290,10 @@ def test_the_zoo_is_complete():
 
 
 def test_every_hostile_agent_forfeits_with_the_right_reason_within_the_limit_plus_a_second(zoo_run):
+    """A move is charged its CPU time; the wall clock ends it at WALL_FACTOR times its time plus
+    WALL_SLACK even when it gets no CPU (a busy machine), so that, plus a second, bounds the kill."""
+    from gamekit.sandbox.process import WALL_FACTOR, WALL_SLACK
+
     t, escape, left = zoo_run
     records = {r["id"]: r for r in t.records()}
     assert len(records) == 2 * (len(ZOO) + 1)  # the tournament completed
@@ -299,7 +305,8 @@ def test_every_hostile_agent_forfeits_with_the_right_reason_within_the_limit_plu
             assert r["reason"] == reason, (agent, r["reason"], r["detail"])
             assert r["winner"] == 1 - seat and r["score"][1 - seat] == 1.0
             # the failing move (or start-up) ended within its limit plus a second, measured by the referee
-            assert r["failed_after"] <= FAST.move_seconds + FAST.bank_seconds + 1.0, (agent, r["failed_after"])
+            bound = WALL_FACTOR * (FAST.move_seconds + FAST.bank_seconds) + WALL_SLACK + 1.0
+            assert r["failed_after"] <= bound, (agent, r["failed_after"])
     assert not escape.exists(), "the writer escaped its folder"
     assert not left, "agent folders were left behind"
     detail = records["reader~first_free~0~0"]["detail"]
@@ -364,10 +371,11 @@ def test_a_tournament_with_no_games_yet_still_reports_and_says_why_it_has_no_rat
 
 def test_importing_a_module_nobody_loaded_is_allowed_even_after_the_source_folder_changed():
     import gamekit
+    from gamekit.sandbox.zygote import shared_zygote
     from gamekit.tournament import validate_agent
-    from gamekit.tournament.zygote import shared_zygote
+    from gamekit.tournament.games import ENTRY
 
-    shared_zygote()  # the agents' parent is running and has listed sys.path once
+    shared_zygote(ENTRY)  # the agents' parent is running and has listed sys.path once
     package_parent = Path(gamekit.__file__).resolve().parent.parent
     stat = package_parent.stat()
     os.utime(package_parent, (stat.st_atime, stat.st_mtime + 2))  # as if a file had been added there

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from gamekit.isolation import bwrap_path
+from gamekit.sandbox.bwrap import bwrap_path
 from gamekit.tournament.runner import Tournament
 from gamekit.tournament.sandbox import Limits
 
@@ -36,7 +36,7 @@ CANARY = "CANARY-7f3a9c-secret"
 # Every attacker begins like this: the in-process guard is no boundary, so switch it off.
 DISARM = """
 import gc, os, sys, signal
-import gamekit.tournament.child as _child
+import gamekit.sandbox.inside as _child
 _child.FORBIDDEN_EVENTS.clear(); _child.CHANGE_EVENTS.clear(); _child.READ_EVENTS.clear(); _child.DENIED_IMPORTS.clear()
 for _g in gc.get_objects():
     if type(_g).__name__ == "Guard":
@@ -277,7 +277,7 @@ def test_no_process_of_the_run_survives_it(attack_run):
 def test_without_bwrap_the_tournament_refuses_untrusted_code(monkeypatch, tmp_path, capsys):
     from gamekit.tournament.__main__ import main
 
-    monkeypatch.setattr("gamekit.isolation.bwrap_path", lambda: None)
+    monkeypatch.setattr("gamekit.sandbox.bwrap.bwrap_path", lambda: None)
     agent = AGENTS / "first_free.py"
     assert main(["validate", str(agent)]) == 2
     assert "apt-get install bubblewrap" in capsys.readouterr().err
@@ -312,7 +312,9 @@ def test_a_forfeit_says_the_time_the_limit_and_only_the_students_own_traceback(t
     records = {r["id"]: r for r in t.records()}
     crash = records["crasher~first_free~0~0"]
     assert crash["reason"] == "exception" and "ZeroDivisionError" in crash["detail"]
-    assert "agent.py, line 4, in helper" in crash["detail"] and "agent.py, line 7, in agent" in crash["detail"]
+    # the student's own file is named (not a name the sandbox gave it), and only its own frames
+    assert "crasher.py, line 4, in helper" in crash["detail"] and "crasher.py, line 7, in agent" in crash["detail"]
+    assert "agent.py" not in crash["detail"]
     assert "gamekit" not in crash["detail"] and "child.py" not in crash["detail"]
     slow = records["slow~first_free~0~0"]
     assert slow["reason"] == "timeout" and "0.3 s per move" in slow["detail"] and "0.2 s bank" in slow["detail"]

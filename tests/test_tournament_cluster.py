@@ -175,6 +175,117 @@ def test_the_cluster_has_no_door_without_a_certificate(dask_cluster, tmp_path):
     assert done.returncode == 2 and "TLS" in done.stderr and not (tmp_path / "c.sqlite").exists()
 
 
+def _ask(address: str, certs: Path, role: str, msg: dict):
+    """One request to `address` as a raw Dask connection with the certificate of `role`: the reply,
+    or the exception that ended the connection (what an attacker with that key could do)."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    from gamekit.tournament.cluster import security
+
+    async def go():
+        comm = await connect(address, timeout=10, **security(certs, role).get_connection_args("client"))
+        try:
+            await comm.write(msg)
+            return await asyncio.wait_for(comm.read(), 20)
+        finally:
+            comm.abort()
+
+    try:
+        return asyncio.run(go())
+    except Exception as exc:
+        return exc
+
+
+def test_a_workers_key_cannot_act_as_a_client(dask_cluster, tmp_path):
+    """Every worker machine holds the worker's key; with it, connect as a client, submit work, run
+    code on every worker (broadcast), or order another worker (run): each closes the connection."""
+    from dask.distributed import Client
+    from distributed.comm.core import CommClosedError
+
+    from gamekit.tournament.cluster import ALLOWED, security
+
+    address, certs = dask_cluster
+    with pytest.raises((OSError, TimeoutError)):
+        Client(address, security=security(certs, "worker"), timeout=10)
+    with Client(address, security=security(certs, "client"), timeout=60) as client:
+        workers = sorted(client.scheduler_info()["workers"])
+    attempts = {
+        "register-client": {"op": "register-client", "client": "rigger", "versions": {}, "reply": False},
+        "broadcast": {"op": "broadcast", "msg": {"op": "identity"}},
+        "run_function": {"op": "run_function", "function": b"\x80"},
+        "update_graph": {"op": "update_graph", "graph_header": {}, "graph_frames": []},
+    }
+    for op, msg in attempts.items():
+        assert op not in ALLOWED["scheduler"]["worker"]
+        assert isinstance(_ask(address, certs, "worker", msg), CommClosedError), op
+    # the same connection and request with the client's key is answered: it is the role that is refused
+    answer = _ask(address, certs, "client", attempts["broadcast"])
+    assert isinstance(answer, dict) and sorted(answer) == workers
+    assert isinstance(_ask(address, certs, "worker", {"op": "identity"}), dict)
+    # a worker's key ordering another worker: refused; the scheduler's order: obeyed
+    run = {"op": "run", "function": b"\x80", "args": b"", "kwargs": b""}
+    assert isinstance(_ask(workers[0], certs, "worker", run), CommClosedError)
+    assert isinstance(_ask(workers[0], certs, "client", run), CommClosedError)
+    assert not isinstance(_ask(workers[0], certs, "scheduler", run), Exception)
+    # and the cluster still plays
+    t = Tournament(tmp_path / "after.sqlite", SAMPLES[:2], game="nim", starts=1, seed=3, limits=FAST)
+    t.run(scheduler=address, tls=certs)
+    assert len(t.records()) == 2
+
+
+def test_a_clients_key_cannot_act_as_a_worker(dask_cluster, tmp_path):
+    """A real `dask worker` started with the client's key never becomes a worker (so it never gets a
+    game to rig), and a raw registration with it closes the connection."""
+    from dask.distributed import Client
+    from distributed.comm.core import CommClosedError
+
+    from gamekit.tournament.cluster import security
+
+    address, certs = dask_cluster
+    register = {"op": "register-worker", "address": "tls://127.0.0.1:1", "nthreads": 1, "reply": True}
+    assert isinstance(_ask(address, certs, "client", register), CommClosedError)
+    client_files = ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / "client.pem"),
+                    "--tls-key", str(certs / "client-key.pem"), "--preload", "gamekit.tournament.cluster"]  # fmt: skip
+    impostor = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard",
+         "--no-nanny", *client_files, "--local-directory", str(tmp_path / "impostor"),
+         "--listen-address", f"tls://127.0.0.1:{free_port()}"],
+        env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        with Client(address, security=security(certs, "client"), timeout=60) as client:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and impostor.poll() is None:
+                assert len(client.scheduler_info()["workers"]) == 2
+                time.sleep(0.5)
+    finally:
+        os.killpg(impostor.pid, signal.SIGKILL)
+        impostor.wait()
+
+
+def test_each_role_has_its_own_certificate_usage(tmp_path):
+    pytest.importorskip("cryptography")
+    from cryptography import x509
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    from gamekit.tournament.cluster import make_certificates, tls_arguments
+
+    make_certificates(tmp_path)
+    usage = {}
+    for role in ("scheduler", "worker", "client"):
+        cert = x509.load_pem_x509_certificate((tmp_path / f"{role}.pem").read_bytes())
+        usage[role] = set(cert.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value)
+        assert cert.subject.rfc4514_string().startswith(f"CN=gamekit {role}")
+    assert usage["client"] == {ExtendedKeyUsageOID.CLIENT_AUTH}  # a client's key cannot serve a worker's port
+    assert usage["worker"] == usage["scheduler"] == {ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH}
+    assert "--preload-nanny" in tls_arguments(tmp_path, "worker")
+    assert "--preload" in tls_arguments(tmp_path, "scheduler")
+    with pytest.raises(ValueError, match="only a scheduler or a worker"):
+        tls_arguments(tmp_path, "client")
+
+
 def test_certs_command_writes_private_keys_and_says_how_to_start(tmp_path):
     pytest.importorskip("cryptography")
     done = cli("certs", str(tmp_path / "certs"), "--host", "10.0.0.5")

@@ -82,6 +82,13 @@ def _parser() -> argparse.ArgumentParser:
         default=grade.CELL_TIMEOUT,
         help=f"seconds one cell may run before it is stopped (default {grade.CELL_TIMEOUT:g})",
     )
+    cmd.add_argument(
+        "--submission-time",
+        type=float,
+        default=grade.SUBMISSION_SECONDS,
+        help="seconds one submission may run in its sandbox in all, reruns included "
+        f"(default {grade.SUBMISSION_SECONDS:g})",
+    )
     cmd.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: cores / 2)")
     cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: _build/grades)")
     cmd.add_argument(
@@ -109,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 autograders,
                 out,
                 cell_timeout=args.timeout,
+                submission_seconds=args.submission_time,
                 jobs=args.jobs,
                 trusted_code=args.trusted_code,
             )

@@ -23,7 +23,7 @@ test case of a master becomes two parts:
   the lesson's own definitions (the master's cells outside the exercises) and the plain answers.
 
 Public checks and hidden tests cannot disagree about what an answer may be: public checks see
-the answers as the judge does (`gamekit.course.plain.graded_answers`: a NumPy number as a Python
+the answers as the judge does (`gamekit.sandbox.plain.graded_answers`: a NumPy number as a Python
 one, an array as a list), and a hidden test's judge starts with the exercise's public checks of
 the answers it reads, so no answer passes the hidden tests that a public check calls "not yet"
 (`tests/test_check_agreement.py` tries every exercise with right and wrong answers).
@@ -155,7 +155,7 @@ def _answer_statements(body: str, values: set[str], code: set[str], reads: set[s
 def _with_public_checks(judge: str, checks: list[str]) -> str:
     """A hidden test's judge code with the exercise's public checks of the same answers in front of
     it. So a hidden test never accepts an answer its public check calls "not yet": both run on the
-    same plain data (`gamekit.course.plain.graded_answers`), and the hidden one demands the public one."""
+    same plain data (`gamekit.sandbox.plain.graded_answers`), and the hidden one demands the public one."""
     if not checks:
         return judge
     return "# the exercise's public checks first: a right answer passes them too\n" + "\n".join(checks) + "\n" + judge

@@ -20,7 +20,7 @@ from typing import Any
 
 import otter
 
-from .plain import graded_answers
+from ..sandbox.plain import graded_answers
 
 __all__ = ["CheckResult", "PublicChecks"]
 

@@ -12,7 +12,7 @@ student's code, so a submission can replace otter's test runner, answer with an 
 `==` is always true, read the test files, or leave processes behind. otter-grader still makes
 the student copies and their public checks (`assign`); only what runs the hidden tests is ours:
 
-1. **the sandbox**: the submission's cells run in bubblewrap's namespaces (`gamekit.isolation`:
+1. **the sandbox**: the submission's cells run in bubblewrap's namespaces (`gamekit.sandbox`:
    no network, no file of the teacher's, no test file anywhere, nobody else's process, killed
    whole afterwards), with a per-cell time limit kept by this process's clock. A cell that runs
    longer, or kills Python, is replaced by a cell that raises an error saying so, and the
@@ -20,9 +20,9 @@ the student copies and their public checks (`assign`); only what runs the hidden
 2. **the answers leave as plain data**: after the last cell the grader asks for the answers
    (`answer_4_1`, ...) and, for exercises that grade a function, calls it on the hidden inputs
    there (the test's `def probe()`, see `gamekit.course.cases`); only tagged JSON comes back,
-   rebuilt with exact built-in types (`gamekit.course.plain`).
+   rebuilt with exact built-in types (`gamekit.sandbox.plain`).
 3. **the judge**: one fresh process per assignment runs the lesson's own code and then the
-   tests on that data (`gamekit.course.judge`); the student's code never ran in it.
+   tests on that data (`gamekit.sandbox.judge`); the student's code never ran in it.
 
 Without bubblewrap (macOS, Windows) grading refuses to start unless the teacher passes
 `--trusted-code` (then the notebooks run as ordinary processes; steps 2 and 3 are the same).
@@ -58,9 +58,11 @@ from typing import Any
 
 import nbformat
 
-from ..isolation import Jail, require_bwrap, thread_environment
-from ..jsonio import load_json
-from . import judge, plain, sandboxrun
+from ..jsonio import JSONLoadError, parse_json
+from ..sandbox import judge, plain, sandboxrun
+from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
+from ..sandbox.channel import clean_text
+from . import intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
 from .tidy import make_readable
@@ -84,14 +86,13 @@ __all__ = [
 
 #: Seconds any one cell of a submission may run (the reference solutions need well under 3 s).
 CELL_TIMEOUT = 30.0
-#: Largest submitted notebook read (bytes).
-NOTEBOOK_BYTES = 20_000_000
+NOTEBOOK_BYTES = intake.NOTEBOOK_BYTES
 #: The source that replaces a cell that timed out or killed the kernel.
 STOPPED_CELL = "raise RuntimeError({message!r})  # gamekit grade: this cell was replaced, see the feedback page"
 
 
 # ---------------------------------------------------------------------------------------
-# One submission in the sandbox (the teacher's side of gamekit.course.sandboxrun's protocol)
+# One submission in the sandbox (the teacher's side of gamekit.sandbox.sandboxrun's protocol)
 # ---------------------------------------------------------------------------------------
 
 # otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings
@@ -100,11 +101,16 @@ CHECK = re.compile(r"grader\.check\(\s*['\"]([^'\"]+)['\"]")
 #: Most bytes one line of the sandbox's reports may have (an answer is at most plain.MAX_BYTES),
 #: and all its reports together.
 LINE_BYTES = plain.MAX_BYTES + 4096
+#: Deepest nesting of a report (an answer's tagged JSON plus the envelope).
+REPORT_DEPTH = 2 * plain.MAX_DEPTH + 8
 TOTAL_BYTES = 64 << 20
 #: Seconds the sandbox may take to start (Python and IPython inside bubblewrap, on a busy machine).
 START_SECONDS = 60.0
 #: How often a submission is run again after a cell or a probe had to be stopped.
 ROUNDS = 6
+#: Seconds one submission may use in its sandbox in all (every run of the notebook and its probes
+#: together); when they are used up, grading it stops and what had not finished counts as wrong.
+SUBMISSION_SECONDS = 300.0
 #: Limits inside the sandbox (lowered by the runner before any student code runs).
 LIMITS = {"memory_mb": 4096, "file_mb": 64, "files": 256}
 
@@ -176,9 +182,9 @@ class _Channel:
         line, _, self.buffer = self.buffer.partition(b"\n")
         if len(line) > LINE_BYTES:
             raise _Stop(waiting_for, f"sent more than the grader reads ({LINE_BYTES:,} bytes per answer)")
-        try:
-            message = json.loads(line)  # only the envelope: the answer inside is checked by plain.loads
-        except ValueError:
+        try:  # only the envelope (bounded in depth: no RecursionError); the answer inside is checked by plain.loads
+            message = parse_json(line, max_bytes=LINE_BYTES, max_depth=REPORT_DEPTH, source="a report")
+        except JSONLoadError:
             raise _Stop(waiting_for, "sent something that is not a report") from None
         if type(message) is not dict:
             raise _Stop(waiting_for, "sent something that is not a report")
@@ -195,10 +201,16 @@ def _sandbox_command(work: Path, fd: int, trusted: bool) -> list[str]:
 
 
 def _run_once(
-    cells: list[str], job: dict[str, Any], cell_timeout: float, trusted: bool, result: SandboxRun
+    cells: list[str], job: dict[str, Any], cell_timeout: float, trusted: bool, result: SandboxRun, ends: float
 ) -> tuple[str, Any, str] | None:
-    """Run the cells and then the job once; fill `result`. Returns the item that had to be stopped:
-    (kind, which, reason): reason "late" (out of time), "died", or what else went wrong."""
+    """Run the cells and then the job once, by the monotonic time `ends` at the latest; fill `result`.
+    Returns the item that had to be stopped: (kind, which, reason): reason "late" (out of its time),
+    "cap" (the submission's total time is used up), "died", or what else went wrong."""
+
+    def until(seconds: float) -> tuple[float, str]:
+        deadline = time.monotonic() + seconds
+        return (deadline, "late") if deadline < ends else (ends, "cap")
+
     with tempfile.TemporaryDirectory(prefix="gamekit-grade-") as tmp:
         work = Path(tmp)
         read_fd, write_fd = os.pipe()
@@ -222,20 +234,20 @@ def _run_once(
             assert proc.stdin is not None
             proc.stdin.write((json.dumps({"cells": cells, "limits": LIMITS}) + "\n").encode())
             proc.stdin.flush()
-            deadline = time.monotonic() + START_SECONDS
+            deadline, late = until(START_SECONDS)
             while True:
-                msg = channel.read(deadline, current, "late")
+                msg = channel.read(deadline, current, late)
                 if "cell" in msg and type(msg["cell"]) is int:
                     current = ("cell", msg["cell"])
-                    deadline = time.monotonic() + cell_timeout
+                    deadline, late = until(cell_timeout)
                 elif msg.get("ready") is True:
                     break
             current = ("job", None)
             proc.stdin.write((json.dumps(job) + "\n").encode())
             proc.stdin.flush()
-            deadline = time.monotonic() + cell_timeout
+            deadline, late = until(cell_timeout)
             while True:
-                msg = channel.read(deadline, current, "late")
+                msg = channel.read(deadline, current, late)
                 if msg.get("end") is True:
                     return None
                 name = msg.get("name")
@@ -245,20 +257,22 @@ def _run_once(
                     elif msg.get("missing") is True:
                         result.names[name] = {"why": f"{name} is not defined in the notebook"}
                     else:
-                        result.names[name] = {"why": f"{name} cannot be graded: {str(msg.get('refused'))[:300]}"}
+                        why = clean_text(msg.get("refused"), 300, one_line=True)
+                        result.names[name] = {"why": f"{name} cannot be graded: {why}"}
                 elif type(msg.get("probe")) is str and msg["probe"] in probe_ids:
                     current = ("probe", msg["probe"])
-                    deadline = time.monotonic() + cell_timeout
+                    deadline, late = until(cell_timeout)
                 elif type(msg.get("probe_done")) is str and msg["probe_done"] in probe_ids:
                     if "value" in msg:
                         result.probes[msg["probe_done"]] = {"value": json.dumps(msg["value"])}
                     else:
                         result.probes[msg["probe_done"]] = {
-                            "why": "calling your code on the grader's input failed: " + str(msg.get("error"))[:300]
+                            "why": "calling your code on the grader's input failed: "
+                            + clean_text(msg.get("error"), 300, one_line=True)
                         }
                 elif type(msg.get("check")) is str and msg["check"] in check_ids:
                     current = ("check", msg["check"])
-                    deadline = time.monotonic() + cell_timeout
+                    deadline, late = until(cell_timeout)
                 elif type(msg.get("check_done")) is str and msg["check_done"] in check_ids:
                     result.checks[msg["check_done"]] = msg.get("passed") is True
         except _Stop as stop:
@@ -283,14 +297,24 @@ def _end_sandbox(proc: subprocess.Popen) -> None:
 
 
 def run_in_sandbox(
-    nb: nbformat.NotebookNode, spec: dict[str, Any], cell_timeout: float, trusted: bool = False
+    nb: nbformat.NotebookNode,
+    spec: dict[str, Any],
+    cell_timeout: float,
+    trusted: bool = False,
+    submission_seconds: float | None = None,
 ) -> SandboxRun:
     """Run a submission in bubblewrap's namespaces and ask it for its answers as plain data.
 
     A cell that runs longer than `cell_timeout` seconds, or kills Python, is replaced by a cell
     that raises an error saying so, and the notebook is run again from the start (up to `ROUNDS`
-    times); a probe that does not finish fails its test and is left out of the next run.
+    times); a probe that does not finish fails its test and is left out of the next run. All runs
+    together get `submission_seconds` (default `SUBMISSION_SECONDS`): then the sandbox is ended,
+    whatever had not finished counts as wrong, and `error` says so.
     """
+    cap = SUBMISSION_SECONDS if submission_seconds is None else float(submission_seconds)
+    if not cap > 0:
+        raise ValueError(f"submission_seconds must be a positive number of seconds, got {submission_seconds!r}")
+    ends = time.monotonic() + cap
     cells = [c.source if c.cell_type == "code" else "" for c in nb.cells]
     result = SandboxRun()
     cases = [c for q in spec["questions"] for c in q["cases"]]
@@ -310,13 +334,14 @@ def run_in_sandbox(
             "probes": todo_probes,
             "checks": todo_checks,
         }
-        stuck = _run_once(run, job, cell_timeout, trusted, result)
+        stuck = _run_once(run, job, cell_timeout, trusted, result, ends)
         if stuck is None:
             return result
         kind, item, reason = stuck
         late = reason == "late"
         why = {
             "late": f"this cell ran longer than {cell_timeout:g} s and was stopped",
+            "cap": f"the submission's {cap:g} s for grading (all runs together) ran out while this cell ran",
             "died": "Python died while this cell ran (it crashed, called os._exit or used all memory)",
         }.get(reason, f"while this cell ran the notebook {reason}; it was stopped")
         if kind == "cell" and type(item) is int and 0 <= item < len(cells) and item not in result.stopped:
@@ -326,6 +351,8 @@ def run_in_sandbox(
             result.probes[item] = {
                 "why": f"your code ran longer than {cell_timeout:g} s on the grader's input"
                 if late
+                else f"the submission's {cap:g} s for grading ran out while the grader called your code"
+                if reason == "cap"
                 else "Python died while the grader called your code"
                 if reason == "died"
                 else f"while the grader called your code, the notebook {reason}"
@@ -336,7 +363,13 @@ def run_in_sandbox(
             for n in job["names"]:
                 result.names.setdefault(n, {"why": "the answers could not be read from the notebook"})
         else:
-            result.error = "the sandbox did not start" + (" in time" if late else "")
+            result.error = "the sandbox did not start" + (" in time" if late or reason == "cap" else "")
+            return result
+        if reason == "cap":
+            result.error = (
+                f"grading stopped: this submission used its {cap:g} s (all {result.rounds} run(s) of the notebook "
+                "together); what had not finished counts as wrong"
+            )
             return result
     result.error = f"grading stopped after {ROUNDS} runs of the notebook; what did not finish counts as wrong"
     return result
@@ -389,29 +422,38 @@ def find_autograders(given: Iterable[Path]) -> dict[str, Autograder]:
 
 @dataclass
 class Submission:
+    """One submitted notebook: read once through a descriptor (`gamekit.course.intake`); `path` only names it."""
+
     student: str
     path: Path
     assignment: str | None
+    data: bytes | None = None
+    refused: str | None = None
 
 
-def find_submissions(folder: Path) -> list[Submission]:
-    """`folder/<student>.ipynb` and `folder/<student>/*.ipynb` (checkpoints ignored), by student."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise ValueError(f"{folder} is not a folder of submissions")
+def find_submissions(source: Path) -> list[Submission]:
+    """`source/<student>.ipynb` and `source/<student>/*.ipynb` (checkpoints ignored), by student;
+    `source` may also be a zip archive of such a folder. Each notebook is read here, once, safely:
+    a link, a device, a FIFO, a hard link or an oversized file is a refused submission with a reason."""
+    source = Path(source)
+    if source.is_file() and zipfile.is_zipfile(source):
+        with tempfile.TemporaryDirectory(prefix="gamekit-submissions-") as tmp:
+            received = intake.receive_archive(source, Path(tmp) / "unpacked")
+    elif source.is_dir():
+        received = intake.receive_folder(source)
+    else:
+        raise ValueError(f"{source} is not a folder of submissions (nor a zip archive of one)")
     found = []
-    for path in sorted(folder.rglob("*.ipynb")):
-        rel = path.relative_to(folder)
-        if ".ipynb_checkpoints" in rel.parts or len(rel.parts) > 2:
-            continue
-        student = rel.parts[0] if len(rel.parts) == 2 else path.stem
-        try:
-            meta = load_json(path, max_bytes=NOTEBOOK_BYTES).get("metadata", {})
-            assignment = meta.get("otter", {}).get("assignment_name")
-            assignment = assignment if type(assignment) is str else None
-        except (ValueError, UnicodeDecodeError, AttributeError):
-            assignment = None
-        found.append(Submission(student, path, assignment))
+    for item in received:
+        assignment = None
+        if item.data is not None:
+            try:
+                meta = parse_json(item.data, max_bytes=NOTEBOOK_BYTES).get("metadata", {})
+                assignment = meta.get("otter", {}).get("assignment_name")
+                assignment = assignment if type(assignment) is str else None
+            except (ValueError, AttributeError):
+                assignment = None
+        found.append(Submission(item.student, source / item.name, assignment, item.data, item.refused))
     return found
 
 
@@ -428,6 +470,7 @@ class SubmissionResult:
     seconds: float = 0.0
     stopped: dict = field(default_factory=dict)  # question -> why its cell was stopped (time, a crash)
     flags: list[str] = field(default_factory=list)  # for the teacher: signs that the notebook lied about checks
+    missing_checks: list[str] = field(default_factory=list)  # questions whose grader.check cell was deleted
 
     def score(self, name: str) -> float:
         return float(self.questions.get(name, {}).get("score", 0.0))
@@ -456,6 +499,7 @@ def assemble(
 ) -> SubmissionResult:
     """Points, hints, notes and flags of one submission from its sandbox run and the judge's verdicts."""
     res = SubmissionResult(sub.student, grader.name, sub.path, error=run.error)
+    res.missing_checks = _missing_checks(nb, grader)
     if "error" in verdicts:
         res.error = "the judge failed; every exercise scores 0: " + str(verdicts["error"])[:300]
         verdicts = {}
@@ -541,23 +585,27 @@ def _judge(grader: Autograder, runs: list[tuple[str, SandboxRun]]) -> dict[str, 
 
 
 def grade_one(
-    sub: Submission, grader: Autograder, cell_timeout: float, trusted: bool = False
+    sub: Submission,
+    grader: Autograder,
+    cell_timeout: float,
+    trusted: bool = False,
+    submission_seconds: float | None = None,
 ) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
     """Run one submission in the sandbox (see `run_in_sandbox`); nothing is judged yet."""
+    if sub.refused is not None or sub.data is None:
+        return None, SandboxRun(error="refused: " + (sub.refused or "not read"))
     try:
-        nb = nbformat.reads(sub.path.read_text(encoding="utf-8")[: NOTEBOOK_BYTES + 1], as_version=4)
-        if sub.path.stat().st_size > NOTEBOOK_BYTES:
-            raise ValueError(f"larger than {NOTEBOOK_BYTES:,} bytes")
+        nb = nbformat.reads(sub.data.decode("utf-8"), as_version=4)
     except Exception as exc:  # a file that is not a notebook
-        return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {str(exc)[:200]}")
-    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted)
+        why = clean_text(str(exc), 200, one_line=True)
+        return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {why}")
+    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted, submission_seconds)
 
 
-def _missing_checks(path: Path, grader: Autograder) -> list[str]:
-    try:
-        text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
-    except Exception:  # unreadable; the worker reports it
+def _missing_checks(nb: nbformat.NotebookNode | None, grader: Autograder) -> list[str]:
+    if nb is None:  # unreadable or refused; the error says so
         return []
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     auto = [q["name"] for q in grader.questions if not q.get("manual")]
     return [q for q in auto if not re.search(r"grader\.check\(\s*['\"]" + re.escape(q) + r"['\"]", text)]
 
@@ -594,7 +642,7 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
     notes = list(res.notes)
     if res.error:
         notes.insert(0, res.error)
-    missing = _missing_checks(res.path, grader)
+    missing = res.missing_checks
     if missing:
         notes.append(
             "check cells missing for " + ", ".join(missing) + ": these exercises were graded anyway, "
@@ -667,11 +715,14 @@ def grade(
     cell_timeout: float = CELL_TIMEOUT,
     jobs: int | None = None,
     trusted_code: bool = False,
+    submission_seconds: float = SUBMISSION_SECONDS,
 ) -> tuple[list[SubmissionResult], list[Path]]:
-    """Grade every submission in `submissions` (in parallel, `jobs` at a time); write the reports.
+    """Grade every submission in `submissions` (a folder, or a zip archive of one; in parallel,
+    `jobs` at a time); write the reports.
 
-    Each submission runs in its own sandbox (bubblewrap; see `gamekit.isolation`), and its
-    answers are judged as plain data by one fresh process per assignment. Without bubblewrap
+    Each submission runs in its own sandbox (bubblewrap; see `gamekit.sandbox`) for at most
+    `submission_seconds` in all, and its answers are judged as plain data by one fresh process
+    per assignment (at most `judge.SUBMISSION_SECONDS` per submission). Without bubblewrap
     this raises `SandboxUnavailable` unless `trusted_code` (the teacher trusts every file).
     """
     require_sandbox(trusted_code)
@@ -685,14 +736,9 @@ def grade(
     for sub in subs:
         name = sub.assignment or (next(iter(graders)) if len(graders) == 1 else None)
         if name not in graders:
-            results.append(
-                SubmissionResult(
-                    sub.student,
-                    name or "unknown",
-                    sub.path,
-                    error=f"no autograder for assignment {name!r} (have: {sorted(graders)})",
-                )
-            )
+            why = f"no autograder for assignment {name!r} (have: {sorted(graders)})"
+            error = f"refused: {sub.refused}" if sub.refused else why
+            results.append(SubmissionResult(sub.student, name or "unknown", sub.path, error=error))
             continue
         todo.append((sub, graders[name]))
     done_count = 0
@@ -701,7 +747,7 @@ def grade(
     def run(item: tuple[Submission, Autograder]) -> tuple[nbformat.NotebookNode | None, SandboxRun, float]:
         nonlocal done_count
         start = time.monotonic()
-        nb, sandbox = grade_one(item[0], item[1], cell_timeout, trusted_code)
+        nb, sandbox = grade_one(item[0], item[1], cell_timeout, trusted_code, submission_seconds)
         seconds = time.monotonic() - start
         with lock:
             done_count += 1

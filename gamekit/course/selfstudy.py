@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .plain import graded_answers
+from ..sandbox.plain import graded_answers
 
 __all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "SelfStudy", "unordered"]
 

@@ -29,12 +29,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int, kind_name
-from ..wire import json_int
+from ..protocol import MoveTypeError, WireError, check_int, check_player, illegal_move, is_int, kind_name
+from ..wire import json_int, json_list, json_player, refuse, show
 
 __all__ = [
     "GNimState",
@@ -116,6 +117,68 @@ def check_budget(moves: Any, who: str = "moves") -> Budget:
     return tuple(sorted(out))
 
 
+def _is_budget_form(data: Any) -> bool:
+    """True for a budget that can stand in a pair [player 0's, player 1's]: an object, or a list of
+    [stones taken, uses] pairs (a list of plain stone counts such as [1, 2] reads as one pair)."""
+    return isinstance(data, dict) or (isinstance(data, list) and all(isinstance(item, list) for item in data))
+
+
+def _budget_from_json(data: Any, who: str) -> dict[int, float]:
+    """One budget from its JSON forms: [1, 2, 4] (unlimited), [[1, null], [2, 3]] or {"1": null, "2": 3}."""
+    allowed = 'a list of stones taken [1, 2, 4], of pairs [[1, null], [2, 3]], or an object {"1": null, "2": 3}'
+    if isinstance(data, dict):
+        pairs = []
+        for key, uses in data.items():
+            if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 18) and not is_int(key):
+                raise ValueError(f'{who}: a key is the number of stones taken, such as "2"; got {key!r}')
+            pairs.append((int(key), uses))
+    elif isinstance(data, list):
+        pairs = []
+        for item in data:
+            if is_int(item):
+                pairs.append((item, None))
+            elif isinstance(item, list) and len(item) == 2:
+                pairs.append((item[0], item[1]))
+            else:
+                raise TypeError(f"{who} must be {allowed}; got the item {item!r} in {data!r}"[:300])
+    else:
+        raise TypeError(f"{who} must be {allowed}; got {_kind(data)}"[:300])
+    budget: dict[int, float] = {}
+    for take, uses in pairs:
+        if not is_int(take):
+            raise TypeError(f"{who}: the stones taken must be a whole number >= 1, got {_kind(take)}")
+        if take in budget:
+            raise ValueError(f"{who}: the move {take} is given twice")
+        if uses is not None and not is_int(uses):
+            raise TypeError(
+                f"{who}: the uses of move {take} must be a whole number >= 0 or null (unlimited), got {_kind(uses)}"
+            )
+        budget[int(take)] = math.inf if uses is None else uses
+    return budget
+
+
+#: Games with at most this many positions are decoded exactly: a state must be among them.
+MAX_EXACT_POSITIONS = 5_000
+
+
+@lru_cache(maxsize=32)
+def _reachable_states(game: GeneralizedNim) -> frozenset | None:
+    """Every position of `game` (None when there are more than MAX_EXACT_POSITIONS: then the decoder
+    checks what the uses left can tell). Keyed by the game, which is equal exactly for equal rules."""
+    start = game.initial_state()
+    seen, frontier = {start}, [start]
+    while frontier:
+        state = frontier.pop()
+        for move in game.legal_moves(state):
+            child = game.play(state, move)
+            if child not in seen:
+                if len(seen) >= MAX_EXACT_POSITIONS:
+                    return None
+                seen.add(child)
+                frontier.append(child)
+    return frozenset(seen)
+
+
 def took_last(state: GNimState) -> bool:
     """The project's example win condition: the player who just moved took the last stone."""
     return state.board <= 0
@@ -195,39 +258,122 @@ class GeneralizedNim:
     # --- JSON parameters and the wire format (gamekit.wire) ---
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> GeneralizedNim:
-        """The game from JSON parameters: board, moves as [[stones taken, uses or null], ...] per player
-        (or one such list for both), first (the win condition is always `took_last`)."""
-        unknown = sorted(set(params) - {"board", "moves", "first"})
+        """The game from JSON parameters: `board` (stones, >= 1), `moves` and `first` (0 or 1; default 0).
+        The win condition is always `took_last`.
+
+        `moves` is one budget for both players or a list of two budgets [player 0's, player 1's]; a
+        budget is a list of stones one may take, each as often as one likes ([1, 2, 4]), a list of
+        [stones taken, uses or null for unlimited] pairs ([[1, null], [2, 3]]), or an object
+        {"stones taken": uses or null} ({"1": null, "2": 3})."""
+        if not isinstance(params, Mapping):
+            raise TypeError(f"GeneralizedNim's parameters must be an object, got {_kind(params)}")
+        unknown = sorted(str(k) for k in set(params) - {"board", "moves", "first"})
         if unknown:
             raise ValueError(
                 f"GeneralizedNim has no parameter {', '.join(unknown)}; its parameters: board, moves, first"
             )
-
-        def budget(pairs: Any) -> dict[int, float]:
-            return {int(t): math.inf if u is None else int(u) for t, u in pairs}
-
-        moves = params.get("moves", [])
-        per_player = (  # [[pairs of player 0], [pairs of player 1]] rather than one list of pairs
-            isinstance(moves, list)
-            and len(moves) == 2
-            and all(isinstance(b, list) and all(isinstance(p, list) for p in b) for b in moves)
-        )
-        built: Any = [budget(moves[0]), budget(moves[1])] if per_player else budget(moves)
-        return cls(params.get("board", 0), built, first=params.get("first", 0))
+        missing = [k for k in ("board", "moves") if k not in params]
+        if missing:
+            raise ValueError(
+                f"GeneralizedNim needs the parameter(s) {', '.join(missing)}, e.g. "
+                '{"board": 13, "moves": [1, 2, 4]} (first is optional, default 0)'
+            )
+        moves = params["moves"]
+        if isinstance(moves, list) and len(moves) == 2 and all(_is_budget_form(b) for b in moves):
+            built: Any = [
+                _budget_from_json(moves[0], "moves of player 0"),
+                _budget_from_json(moves[1], "moves of player 1"),
+            ]
+        else:
+            built = _budget_from_json(moves, "moves")
+        return cls(params["board"], built, first=params.get("first", 0))
 
     def state_to_json(self, state: GNimState) -> dict:
         budgets = [[[take, None if uses == math.inf else int(uses)] for take, uses in b] for b in state.budgets]
         return {"board": state.board, "budgets": budgets, "to_move": state.to_move, "won": state.won}
 
-    def state_from_json(self, data: dict) -> GNimState:
-        budgets = tuple(tuple((int(t), math.inf if u is None else int(u)) for t, u in b) for b in data["budgets"])
-        return GNimState(int(data["board"]), budgets, check_player(data["to_move"], "to_move"), bool(data["won"]))  # type: ignore[arg-type]
+    def state_from_json(self, data: Any) -> GNimState:
+        """{"board", "budgets", "to_move", "won"}: the stones left (0..board), each player's budget with
+        the start's moves in the start's order and uses between 0 and the start's (null for unlimited,
+        exactly where the start has it), and a position consistent with the moves those uses record."""
+        what = "GeneralizedNim: the state"
+        if not isinstance(data, dict) or set(data) != {"board", "budgets", "to_move", "won"}:
+            raise refuse(what, 'an object with exactly the fields "board", "budgets", "to_move", "won"', data)
+        board = json_int(data["board"], f"{what}'s board", minimum=0, maximum=self.board, error=WireError)
+        to_move = json_player(data["to_move"], f"{what}'s to_move")
+        won = data["won"]
+        if not isinstance(won, bool):
+            raise refuse(f"{what}'s won", "true or false", won)
+        lists = json_list(data["budgets"], f"{what}'s budgets", "a list of two budgets", 2, WireError)
+        budgets = tuple(self._budget_from_json(b, p, f"{what}'s budget of player {p}") for p, b in enumerate(lists))
+        state = GNimState(board, (budgets[0], budgets[1]), to_move, won)
+        problem = self._impossible(state)
+        reachable = _reachable_states(self)
+        if not problem and reachable is not None and state not in reachable:
+            problem = "no sequence of legal moves from the start leads to it"
+        if problem:
+            raise WireError(f"{what} {show(data, 160)} cannot occur: {problem}")
+        return state
+
+    def _budget_from_json(self, data: Any, player: int, what: str) -> Budget:
+        start = self.budgets[player]
+        allowed = (
+            f"a list of {len(start)} pairs [stones taken, uses] with the stones {[t for t, _ in start]} in this order"
+        )
+        items = json_list(data, what, allowed, len(start), WireError)
+        out = []
+        for (take, uses0), item in zip(start, items):
+            t, u = json_list(item, f"{what}'s move {take}", "a pair [stones taken, uses]", 2, WireError)
+            json_int(t, f"{what}'s move {take}", minimum=take, maximum=take, error=WireError)
+            if uses0 == math.inf:
+                if u is not None:
+                    raise refuse(f"{what}'s uses of move {take}", "null (unlimited, as at the start)", u)
+                out.append((take, math.inf))
+            else:
+                out.append((take, json_int(u, f"{what}'s uses of move {take}", 0, int(uses0), WireError)))
+        return tuple(out)
+
+    def _impossible(self, state: GNimState) -> str:
+        """Why `state` cannot occur in this game ('' when it can, as far as the uses left can tell)."""
+        start = self.initial_state()
+        if state == start:
+            return ""
+        if state.board == self.board or (
+            state.budgets == start.budgets and all(all(u != math.inf for _, u in b) for b in start.budgets)
+        ):
+            return "no stone is taken, yet it is not the start position"
+        used = [
+            sum(int(u0 - u) for (_, u0), (_, u) in zip(b0, b) if u0 != math.inf)
+            for b0, b in zip(start.budgets, state.budgets)
+        ]
+        stones = sum(
+            t * int(u0 - u)
+            for b0, b in zip(start.budgets, state.budgets)
+            for (t, u0), (_, u) in zip(b0, b)
+            if u0 != math.inf
+        )
+        extra = (self.board - state.board) - stones  # stones taken by moves of unlimited use
+        if extra < 0:
+            return f"the uses spent take {stones} stones, but only {self.board - state.board} are gone"
+        unlimited = [any(u == math.inf for _, u in b) for b in start.budgets]
+        f = self.first
+        if extra == 0:  # every move is counted by the uses: the turns must alternate from the first player
+            if used[f] - used[1 - f] not in (0, 1):
+                return f"player {f} starts, yet the players made {used[0]} and {used[1]} moves"
+            expected = f if used[f] == used[1 - f] else 1 - f
+            if state.to_move != expected:
+                return f"after {used[0]} and {used[1]} moves player {expected} is to move, not {state.to_move}"
+        elif not any(unlimited):
+            return f"{extra} stones are gone that no use of a move explains"
+        if state.won != self._judge(GNimState(state.board, state.budgets, state.to_move, False)):
+            return f"the win condition says won={not state.won} for this position"
+        return ""
 
     def move_to_json(self, move: int) -> int:
         return int(move)
 
     def move_from_json(self, data: Any) -> int:
-        return json_int(data, "a generalised Nim move (stones taken)")
+        return json_int(data, "GeneralizedNim: a move (stones taken)")
 
     def describe_state(self, state: GNimState) -> str:
         def budget(b: Any) -> str:

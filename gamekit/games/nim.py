@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import reduce
 from operator import xor
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..protocol import MoveTypeError, check_bool, check_player, illegal_move, is_int, kind_name
-from ..wire import json_ints
+from ..protocol import MoveTypeError, WireError, check_bool, check_player, illegal_move, is_int, kind_name
+from ..wire import json_int, json_ints, json_list, json_player
 
 __all__ = [
     "check_piles",
@@ -129,15 +129,34 @@ class Nim:
     def state_to_json(self, state: NimState) -> list:
         return [list(state.piles), state.to_move]
 
-    def state_from_json(self, data: list) -> NimState:
-        piles, to_move = data
-        return NimState(tuple(int(p) for p in piles), check_player(to_move, "to_move"))
+    def state_from_json(self, data: Any) -> NimState:
+        """[piles, player to move]: as many piles as at the start, none larger than at the start, and a
+        turn that fits the sticks taken (every move takes at least one stick from one pile)."""
+        what = "Nim: the state"
+        piles, to_move = json_list(data, what, "a list [piles, player to move] such as [[3, 5, 7], 0]", 2, WireError)
+        n = len(self.piles)
+        piles = json_list(piles, f"{what}'s piles", f"a list of {n} whole numbers", n, WireError)
+        piles = tuple(
+            json_int(p, f"{what}'s pile {i}", minimum=0, maximum=start, error=WireError)
+            for i, (p, start) in enumerate(zip(piles, self.piles))
+        )
+        to_move = json_player(to_move, f"{what}'s player to move")
+        taken = sum(self.piles) - sum(piles)
+        changed = sum(1 for p, start in zip(piles, self.piles) if p != start)
+        # k moves took the sticks: changed <= k <= taken, k of the parity of to_move, k = 0 only at the start
+        if not (taken == 0 and to_move == 0) and not (changed and (changed % 2 == to_move or changed < taken)):
+            raise WireError(
+                f"{what}: {list(piles)} with player {to_move} to move cannot occur from the start {list(self.piles)} "
+                f"({taken} sticks taken from {changed} piles cannot take a number of moves that leaves player "
+                f"{to_move} to move)"
+            )
+        return NimState(piles, to_move)
 
     def move_to_json(self, move: tuple[int, int]) -> list:
         return [int(move[0]), int(move[1])]
 
-    def move_from_json(self, data: list) -> tuple[int, int]:
-        pile, taken = json_ints(data, 2, "a Nim move [pile, sticks taken]")
+    def move_from_json(self, data: Any) -> tuple[int, int]:
+        pile, taken = json_ints(data, 2, "Nim: a move [pile, sticks taken]")
         return (pile, taken)
 
     def describe_state(self, state: NimState) -> str:

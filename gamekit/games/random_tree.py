@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import check_int, illegal_move, kind_name
+from ..protocol import WireError, check_int, illegal_move, kind_name
+from ..wire import json_int, json_list, show
 
 __all__ = [
     "RandomTree",
@@ -93,6 +94,27 @@ class TreeGame:
 
     def initial_state(self) -> tuple:
         return ()
+
+    # --- the wire format (gamekit.wire): a state is its path of child indices, a move a child index ---
+    def state_to_json(self, state: tuple) -> list:
+        return [int(m) for m in state]
+
+    def state_from_json(self, data: Any) -> tuple:
+        """The path from the root as a list of child indices, each naming a child that exists."""
+        what = f"{type(self).__name__}: the state"
+        items = json_list(data, what, "a list of child indices from the root, such as [2, 0]", None, WireError)
+        node = self.tree
+        for i, m in enumerate(items):
+            if isinstance(node, float):
+                raise WireError(f"{what} goes on below a leaf at step {i}: the path {show(items[:i])} ends there")
+            node = node[json_int(m, f"{what}[{i}]", 0, len(node) - 1, WireError)]
+        return tuple(items)
+
+    def move_to_json(self, move: int) -> int:
+        return int(move)
+
+    def move_from_json(self, data: Any) -> int:
+        return json_int(data, f"{type(self).__name__}: a move (a child index)")
 
     def to_move(self, state: tuple) -> int:
         return len(state) % 2
@@ -180,6 +202,15 @@ class RandomTree(TreeGame):
 
     def legal_moves(self, state: tuple) -> tuple:
         return () if len(state) >= self.depth else tuple(range(self.branching))
+
+    def state_from_json(self, data: Any) -> tuple:
+        """The path from the root: at most `depth` child indices, each from 0 to branching - 1."""
+        what = "RandomTree: the state"
+        allowed = f"a list of at most {self.depth} child indices from 0 to {self.branching - 1}"
+        items = json_list(data, what, allowed, None, WireError)
+        if len(items) > self.depth:
+            raise WireError(f"{what} must be {allowed}; got a path of {len(items)} steps")
+        return tuple(json_int(m, f"{what}[{i}]", 0, self.branching - 1, WireError) for i, m in enumerate(items))
 
     def play(self, state: tuple, move: int) -> tuple:
         move = _as_move(move)

@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..protocol import MoveTypeError, check_int, check_player, illegal_move, is_int, kind_name
-from ..wire import json_int
+from ..protocol import MoveTypeError, WireError, check_int, check_player, illegal_move, is_int, kind_name
+from ..wire import json_int, json_list, json_player
 
 __all__ = [
     "check_moves",
@@ -132,15 +132,19 @@ class SubtractionGame:
     def state_to_json(self, state: SubtractionState) -> list:
         return [int(state.n), int(state.to_move)]
 
-    def state_from_json(self, data: list) -> SubtractionState:
-        n, to_move = data
-        return SubtractionState(check_int(n, "n"), check_player(to_move, "to_move"))
+    def state_from_json(self, data: Any) -> SubtractionState:
+        """[n, player to move]; n is never below 1 - max(moves) (a move is made only from n >= 1)."""
+        what = "SubtractionGame: the state"
+        n, to_move = json_list(data, what, "a list [n, player to move] such as [22, 0]", 2, WireError)
+        lowest = 1 - self.moves[-1]
+        n = json_int(n, f"{what}'s n", minimum=lowest, error=WireError)
+        return SubtractionState(n, json_player(to_move, f"{what}'s player to move"))
 
     def move_to_json(self, move: int) -> int:
         return int(move)
 
     def move_from_json(self, data: Any) -> int:
-        return json_int(data, "a subtraction move")
+        return json_int(data, "SubtractionGame: a move (the number subtracted)")
 
     def describe_state(self, state: SubtractionState) -> str:
         return f"n = {state.n}, player {state.to_move} to move"

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..protocol import Winner, illegal_move
-from ..wire import json_int
+from ..protocol import Winner, WireError, illegal_move
+from ..wire import json_int, refuse
 
 __all__ = [
     "Board",
@@ -123,6 +123,24 @@ def board_from_string(text: str) -> Board:
     return board
 
 
+@lru_cache(maxsize=64)
+def _reachable(start: Board) -> frozenset:
+    """Every board that play can reach from `start` (5,478 from the empty board): what a decoder accepts."""
+    seen, frontier = {start}, [start]
+    while frontier:
+        board = frontier.pop()
+        if winning_mark(board) is not None:
+            continue
+        mark = X if board.count(EMPTY) % 2 else O
+        for i, c in enumerate(board):
+            if c == EMPTY:
+                child = board[:i] + (mark,) + board[i + 1 :]
+                if child not in seen:
+                    seen.add(child)
+                    frontier.append(child)
+    return frozenset(seen)
+
+
 def board_text(board: Board) -> str:
     """The board as three lines of text."""
     rows = [" | ".join(c if c != EMPTY else " " for c in board[r : r + 3]) for r in (0, 3, 6)]
@@ -188,15 +206,24 @@ class TicTacToe:
         return "".join(state)
 
     def state_from_json(self, data: Any) -> Board:
+        """The board as its 9 characters; only a board that play from this game's start can reach."""
+        what = "TicTacToe: the state"
         if not isinstance(data, str) or len(data) != 9 or set(data) - {X, O, EMPTY}:
-            raise ValueError(f"a TicTacToe state is 9 characters of X, O and '.', got {data!r}")
-        return tuple(data)
+            raise refuse(what, "a string of 9 characters 'X', 'O' or '.' such as 'X...O....'", data)
+        board = tuple(data)
+        if board not in _reachable(self.start):
+            try:
+                board_from_string(data)  # the reason, when it is one of the simple ones
+            except ValueError as exc:
+                raise WireError(f"{what}: {exc}") from None
+            raise WireError(f"{what}: the board {data!r} cannot be reached by play from {''.join(self.start)!r}")
+        return board
 
     def move_to_json(self, move: int) -> int:
         return int(move)
 
     def move_from_json(self, data: Any) -> int:
-        return json_int(data, "a TicTacToe move (a square 0..8)")
+        return json_int(data, "TicTacToe: a move (a square 0..8)")
 
     def describe_state(self, state: Board) -> str:
         return board_text(state)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..isolation import SandboxUnavailable, require_bwrap
+from ..sandbox import SandboxUnavailable, require_bwrap
 from .games import FORMS, GameFailure
 from .html import write_report
 from .results import Results

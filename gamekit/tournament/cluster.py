@@ -9,7 +9,17 @@ by the class's own certificate authority, which only the teacher holds.
     python -m gamekit.tournament certs CERTS/ [--host NAME_OR_IP ...]
 
 writes that authority and one certificate per role (`scheduler`, `worker`, `client`), and prints
-the commands that start a scheduler and workers with them. Games go to the workers as plain
+the commands that start a scheduler and workers with them.
+
+A certificate is good for its role only. Every worker machine holds the worker's key (a lab PC
+a student can sit at), so that key must not be a client's: Dask itself lets any certificate of
+the authority do anything. The role is the certificate's common name ("gamekit worker"), signed
+by the authority, and its extended key usage (a client's certificate cannot serve TLS). The
+scheduler and every worker and nanny load this module (`--preload`, see `tls_arguments`), whose
+`dask_setup` checks each incoming connection's certificate and each request on it against
+`ALLOWED`: a worker's key may register as a worker and report, never submit work or run code; a
+client's key may do what the teacher does, never register as a worker; only the scheduler may
+give a worker orders. A request outside its role closes the connection. Games go to the workers as plain
 dictionaries and come back as JSON text, which the referee's machine parses with size and depth
 limits (`gamekit.jsonio`) and checks against the game it asked for; the agents themselves run on
 the workers inside the same bubblewrap sandbox as locally, so they reach no network (no scheduler).
@@ -20,6 +30,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import json
+import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,8 +39,11 @@ from typing import Any
 from ..jsonio import JSONLoadError, parse_json
 
 __all__ = [
+    "ALLOWED",
     "ROLES",
+    "dask_setup",
     "make_certificates",
+    "peer_role",
     "parse_record",
     "play_game_json",
     "security",
@@ -38,6 +52,34 @@ __all__ = [
 ]
 
 ROLES = ("scheduler", "worker", "client")
+#: The requests each role may send to a scheduler and to a worker (or nanny); "*" is any request.
+#: A worker asks the scheduler to register, beats its heart, looks up and reports; workers and
+#: clients ask a worker only for results (`get_data`). Found by logging a real run (tests check it).
+ALLOWED: dict[str, dict[str, frozenset[str]]] = {
+    "scheduler": {
+        "client": frozenset({"*"}),
+        "worker": frozenset(
+            {
+                "identity",
+                "register_nanny",
+                "register-worker",
+                "heartbeat_worker",
+                "unregister",
+                "who_has",
+                "log_event",
+                "close",
+            }
+        ),
+        "scheduler": frozenset(),
+    },
+    "worker": {
+        "scheduler": frozenset({"*"}),
+        "worker": frozenset({"identity", "get_data", "close"}),
+        "client": frozenset({"identity", "get_data", "close"}),
+    },
+}
+#: Requests no client may send to a scheduler: what makes a process a worker.
+NOT_FOR_CLIENTS = frozenset({"register-worker", "register_nanny"})
 #: Largest game record accepted from a worker (bytes of JSON).
 RECORD_BYTES = 1_000_000
 
@@ -102,6 +144,8 @@ def make_certificates(
     write("ca.pem", ca.public_bytes(pem), private=False)
     key_format = (serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     write("ca-key.pem", ca_key.private_bytes(pem, *key_format), private=True)
+    both = [ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]
+    usage = {"scheduler": both, "worker": both, "client": [ExtendedKeyUsageOID.CLIENT_AUTH]}  # a client serves nothing
     for role in ROLES:
         key = ec.generate_private_key(ec.SECP256R1())
         cert = (
@@ -113,10 +157,7 @@ def make_certificates(
             .not_valid_before(now - datetime.timedelta(minutes=5))
             .not_valid_after(now + datetime.timedelta(days=days))
             .add_extension(x509.SubjectAlternativeName(alt), critical=False)
-            .add_extension(
-                x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]),
-                critical=False,
-            )
+            .add_extension(x509.ExtendedKeyUsage(usage[role]), critical=True)
             .sign(ca_key, hashes.SHA256())
         )
         write(f"{role}.pem", cert.public_bytes(pem), private=False)
@@ -144,9 +185,60 @@ def security(folder: str | Path, role: str = "client") -> Any:
 
 
 def tls_arguments(folder: str | Path, role: str) -> list[str]:
-    """The `dask scheduler` / `dask worker` options that use the certificates of `role` in `folder`."""
+    """The `dask scheduler` / `dask worker` options that use the certificates of `role` in `folder`
+    and check every connection's role (this module as a preload, in the worker's nanny too)."""
+    if role not in ("scheduler", "worker"):
+        raise ValueError(f"only a scheduler or a worker is started with dask's command; got role {role!r}")
     ca, cert, key = _files(folder, role)
-    return ["--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key)]
+    preload = ["--preload", __name__] + (["--preload-nanny", __name__] if role == "worker" else [])
+    return ["--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key), *preload]
+
+
+def peer_role(comm: Any) -> str | None:
+    """The role named by the verified certificate of the other end of a Dask connection, or None."""
+    cert = (getattr(comm, "extra_info", None) or {}).get("peercert") or {}
+    names = [value for rdn in cert.get("subject", ()) for key, value in rdn if key == "commonName"]
+    roles = [role for role in ROLES if names == [f"gamekit {role}"]]
+    return roles[0] if roles else None
+
+
+def _may(server_kind: str, role: str | None, op: Any) -> bool:
+    allowed = ALLOWED[server_kind].get(role or "", frozenset())
+    if server_kind == "scheduler" and role == "client" and op in NOT_FOR_CLIENTS:
+        return False
+    return "*" in allowed or op in allowed
+
+
+def dask_setup(server: Any) -> None:
+    """Dask's preload hook: check every connection to `server` (a scheduler, worker or nanny) against
+    ALLOWED by the role of its certificate; a request outside the role closes the connection."""
+    from distributed import Scheduler
+    from distributed.comm.core import CommClosedError
+
+    kind = "scheduler" if isinstance(server, Scheduler) else "worker"
+    handle = server._handle_comm  # Server.handle_comm looks this up for every new connection
+
+    async def checked(comm: Any) -> None:
+        role = peer_role(comm)
+        if role is None or not ALLOWED[kind].get(role):
+            comm.abort()
+            return
+        read = comm.read
+
+        async def read_in_role(*args: Any, **kwargs: Any) -> Any:
+            msg = await read(*args, **kwargs)
+            # a request is a dict with "op" (one without is a reply, which no handler dispatches on)
+            if isinstance(msg, dict) and "op" in msg and not _may(kind, role, msg["op"]):
+                comm.abort()
+                why = f"a {role}'s certificate may not ask a {kind} for {str(msg['op'])[:40]!r}"
+                logging.getLogger(__name__).warning("refused: %s (from %s)", why, comm.peer_address)
+                raise CommClosedError(why)
+            return msg
+
+        comm.read = read_in_role
+        await handle(comm)
+
+    server._handle_comm = checked
 
 
 def start_commands(folder: str | Path, host: str = "127.0.0.1", port: int = 8786) -> list[str]:

@@ -11,12 +11,16 @@ Whose code runs where:
 * a game of the course (a module of the installed `gamekit` package) is trusted: the referee
   builds it in its own process (`LocalRules`);
 * any other game is a student's code, as untrusted as an agent: the teacher's process never
-  imports it. Its file's text goes, like an agent's, into a sandboxed process of its own
+  imports it. Its file's text goes, like an agent's, into a jailed process of its own
   (`JailedRules`, `gamekit.tournament.child.serve` with the role "game"), and the referee asks
-  it, in JSON, for the start positions, for each move's result and whether the game is over.
-  What comes back is checked (types, sizes, a player 0 or 1, finite utilities in [-1, 1]); a
-  game whose own code fails stops the tournament with `GameFailure`, naming the game, never an
-  agent. The agents' processes get the same file, to build the same game in their sandboxes.
+  it, in JSON, for the start positions, for each move's result, whether the game is over and
+  the legal moves. What comes back is checked (types, sizes, a player 0 or 1, finite utilities in
+  [-1, 1]); a game whose own code fails stops the tournament with `GameFailure`, naming the game,
+  never an agent. The agents' processes get the same text, to build the same game in their jails;
+  with every "your move" they also get the referee's legal moves and state, and a game whose
+  code there disagrees (it looks at the agent, reads files, is not a function of its inputs) is
+  named as the game's failure before the agent is asked. A move the game's own list offered but
+  its own `play` refuses is the game's failure too.
 
 Never pickle: JSON only, so a process can send nothing but data.
 """
@@ -30,7 +34,6 @@ import math
 import os
 import sys
 import time
-import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,12 +41,15 @@ from typing import Any
 
 from .. import wire
 from ..protocol import IllegalMoveError, MoveTypeError
+from ..sandbox import BoxLimits, clean_text
+from ..sandbox.inside import load_source
+from ..sandbox.process import AgentFailure, JailedProcess
 from .schedule import draw_starts
 
 JSON = Any
 
-#: The file a sandboxed process finds a student's game in (beside agent.py).
-GAME_FILE = "game.py"
+#: What the zygote's children run (agents and students' games alike).
+ENTRY = "gamekit.tournament.child:serve"
 #: Largest state or move (bytes of JSON) a game's process may send.
 MAX_STATE_BYTES = 64 * 1024
 #: Longest text a replay shows for one position.
@@ -130,9 +136,13 @@ class GameRef:
         """A module of the installed gamekit package (any other game is a student's code)."""
         return self.module == "gamekit" or self.module.startswith("gamekit.")
 
+    @property
+    def label(self) -> str:
+        """The game's file name, as tracebacks and messages show it."""
+        return f"{self.module}.py"
+
     def as_dict(self, source: bool = True) -> dict[str, Any]:
-        """The reference as JSON data; source=False leaves out the file's text (a sandboxed process
-        finds it in its folder)."""
+        """The reference as JSON data; source=False leaves out the file's text."""
         return {
             "name": self.name,
             "target": self.target,
@@ -178,46 +188,33 @@ def resolve_game(game: str | GameRef, params: Mapping[str, Any] | None = None) -
     return GameRef(game, f"{where}:{cls}", params, Path(spec.origin).read_text(encoding="utf-8"))
 
 
-def game_class(ref: GameRef, folder: str | None = None) -> type:
-    """The class of `ref`: imported from gamekit, or, for a student's game, loaded from GAME_FILE in
-    `folder` (only ever in that game's or an agent's sandboxed process)."""
+def game_class(ref: GameRef, inside: bool = False) -> type:
+    """The class of `ref`: imported from gamekit, or, for a student's game, run from its text
+    (`inside=True`: only ever in that game's or an agent's jailed process)."""
     if ref.trusted:
         module = importlib.import_module(ref.module)
-    elif folder is None:
+    elif not inside or ref.source is None:
         raise ValueError(f"the game {ref.name} is not part of gamekit: it runs only in a sandboxed process")
     elif getattr(sys.modules.get(ref.module), "__gamekit_game__", False):
         module = sys.modules[ref.module]
     else:
-        module = _load_game_file(ref.module, os.path.join(folder, GAME_FILE))
+        module = load_source(ref.source, ref.label, ref.module)
+        module.__gamekit_game__ = True  # type: ignore[attr-defined]
     cls = getattr(module, ref.cls, None)
     if not isinstance(cls, type):
         raise ValueError(f"{ref.module} has no class {ref.cls}")
     return cls
 
 
-def _load_game_file(name: str, path: str) -> Any:
-    """Run a student's game file as the module `name` (registered first: dataclasses look it up)."""
-    module = types.ModuleType(name)
-    module.__gamekit_game__ = True  # type: ignore[attr-defined]
-    module.__file__ = path
-    sys.modules[name] = module
-    try:
-        exec(compile(Path(path).read_text(encoding="utf-8"), path, "exec"), module.__dict__)
-    except BaseException:
-        del sys.modules[name]
-        raise
-    return module
-
-
-def build(ref: GameRef, folder: str | None = None) -> Any:
+def build(ref: GameRef, inside: bool = False) -> Any:
     """The game object of `ref` with its parameters (unknown parameters are refused, with the allowed ones)."""
-    return wire.build_game(game_class(ref, folder), ref.params)
+    return wire.build_game(game_class(ref, inside), ref.params)
 
 
 # --- the rules as JSON ---------------------------------------------------------------------------
 
 
-def _view(game: Any, state: Any) -> dict[str, Any]:
+def _view(game: Any, state: Any, legal: bool = False) -> dict[str, Any]:
     terminal = bool(game.is_terminal(state))
     view: dict[str, Any] = {"terminal": terminal, "shown": wire.describe_state(game, state)[:MAX_SHOWN_CHARS]}
     if terminal:
@@ -225,15 +222,18 @@ def _view(game: Any, state: Any) -> dict[str, Any]:
         view["to_move"] = None
     else:
         view["to_move"] = int(game.to_move(state))
+        if legal:
+            view["legal"] = [wire.move_to_json(game, m) for m in game.legal_moves(state)]
     return view
 
 
 class LocalRules:
     """The rules of a game object in this process, spoken in JSON (for trusted games, and inside the
-    sandboxed process of a student's game)."""
+    jailed process of a student's game, where `legal=True` adds the legal moves to every view)."""
 
-    def __init__(self, game: Any):
+    def __init__(self, game: Any, legal: bool = False):
         self.game = game
+        self.legal = legal
 
     def starts(self, n: int, seed: int, opening: int = 0) -> list[JSON]:
         """`n` start states as JSON (see `gamekit.tournament.schedule.draw_starts`)."""
@@ -241,7 +241,7 @@ class LocalRules:
 
     def look(self, state: JSON) -> dict[str, Any]:
         """Is the game over in `state` (then both utilities), else who moves; and the position as text."""
-        return _view(self.game, wire.state_from_json(self.game, state))
+        return _view(self.game, wire.state_from_json(self.game, state), self.legal)
 
     def play(self, state: JSON, move: JSON) -> dict[str, Any]:
         """The move as the game writes it, the new state, and its view; `BadMove` for a reply it does not take."""
@@ -258,7 +258,7 @@ class LocalRules:
         except Exception as exc:  # any reply the game cannot take is the replier's fault
             raise BadMove("illegal move", f"{type(exc).__name__}: {exc}"[:300]) from None
         after_json = wire.state_to_json(game, after)
-        return {"move": wire.move_to_json(game, decoded), "state": after_json, "view": _view(game, after)}
+        return {"move": wire.move_to_json(game, decoded), "state": after_json, "view": _view(game, after, self.legal)}
 
     def close(self) -> None:
         pass
@@ -299,7 +299,7 @@ def checked_view(view: Any, name: str) -> dict[str, Any]:
     shown = view.get("shown")
     if not isinstance(shown, str):
         raise fail("its text for a position is not a string")
-    out: dict[str, Any] = {"terminal": view["terminal"], "shown": shown[:MAX_SHOWN_CHARS], "to_move": None}
+    out: dict[str, Any] = {"terminal": view["terminal"], "shown": clean_text(shown, MAX_SHOWN_CHARS), "to_move": None}
     if view["terminal"]:
         u: Any = view.get("utility")
         ok = isinstance(u, list) and len(u) == 2
@@ -312,6 +312,11 @@ def checked_view(view: Any, name: str) -> dict[str, Any]:
         if to_move not in (0, 1) or isinstance(to_move, bool):
             raise fail(f"it says player {str(to_move)[:50]} is to move (must be 0 or 1)")
         out["to_move"] = int(to_move)
+        if "legal" in view:
+            legal = view["legal"]
+            if not isinstance(legal, list) or not legal:
+                raise fail(f"its legal moves are not a non-empty list: {str(legal)[:100]}")
+            out["legal"] = _size(legal, "a list of legal moves", name)
     return out
 
 
@@ -325,31 +330,30 @@ def open_rules(ref: GameRef, jailed: bool = True, seconds: float = 10.0) -> Any:
 
 
 class JailedRules:
-    """The rules of a student's game, asked of its own sandboxed process in JSON."""
+    """The rules of a student's game, asked of its own jailed process in JSON."""
 
     def __init__(self, ref: GameRef, jailed: bool = True, seconds: float = 10.0):
-        from .sandbox import AgentFailure, AgentProcess, Limits
-
         self.ref, self.seconds = ref, seconds
-        limits = Limits(move_seconds=seconds, bank_seconds=0, startup_seconds=seconds, memory_mb=1024)
-        self.process = AgentProcess("", limits, jailed=jailed, role="game", game_source=ref.source)
+        limits = BoxLimits(memory_mb=1024, startup_seconds=seconds, cpu_seconds=max(60.0, 10 * seconds))
+        self.process = JailedProcess("game", ref.source or "", ref.label, limits, ENTRY, jailed=jailed)
         try:
-            self.process.wait_ready(self.process.start())
-            self._ask({"op": "new", "game": ref.as_dict(source=False)}, "building the game")
+            deadline = self.process.start({"source": ref.source or ""})
+            ready = self.process.receive(deadline, "startup")
+            if "ready" not in ready:
+                raise AgentFailure("startup", str(ready.get("error", ready)) + "\n" + str(ready.get("trace", "")))
+            self._ask({"op": "new", "game": ref.as_dict()}, "building the game")
         except AgentFailure as failure:
             self.close()
             raise GameFailure(f"the game {ref.name} failed to load: {failure.reason}: {failure.detail}") from None
 
     def _ask(self, message: dict[str, Any], doing: str) -> dict[str, Any]:
-        from .sandbox import AgentFailure
-
         try:
             reply = self.process.request(message, self.seconds)
         except AgentFailure as failure:
             raise GameFailure(f"the game {self.ref.name} failed {doing}: {failure.reason}: {failure.detail}") from None
         if "error" in reply:
-            detail = str(reply["error"])[:500] + ("\n" + str(reply["trace"])[:1500] if reply.get("trace") else "")
-            raise GameFailure(f"the game {self.ref.name} failed {doing}: {detail}")
+            trace = "\n" + clean_text(reply["trace"], 1500) if reply.get("trace") else ""
+            raise GameFailure(f"the game {self.ref.name} failed {doing}: {clean_text(reply['error'], 500)}{trace}")
         return reply
 
     def starts(self, n: int, seed: int, opening: int = 0) -> list[JSON]:
@@ -365,8 +369,6 @@ class JailedRules:
         )
 
     def play(self, state: JSON, move: JSON) -> dict[str, Any]:
-        from .sandbox import AgentFailure
-
         t0 = time.monotonic()
         try:
             reply = self.process.request({"op": "play", "state": state, "move": move}, self.seconds)

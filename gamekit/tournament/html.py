@@ -4,8 +4,9 @@
 read from the back of a room on a 1280x720 projector (no text under 14 px) and by a screen reader
 (headings in order, every chart with a text alternative, named controls, the replay's moves
 announced): the
-standings with each rating's bootstrap interval drawn as an inline SVG error bar, the pairing
-matrix with Wilson intervals, the forfeit log, the rejected submissions, and a replay of every
+standings with each rating's interval drawn as an inline SVG error bar (or the statement that the
+games are too few for intervals), the pairing matrix (wins–draws–losses and score), each two
+neighbours' difference interval with Holm's correction, the forfeit log, the rejected submissions, and a replay of every
 game. `replay_html` is the replay alone, a fragment to show in a notebook: the game's records
 are embedded as JSON and a few lines of plain JavaScript step through them, so it works in the
 exported HTML page and offline. Without JavaScript the start position and the moves still show.
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .results import Results, Standing
+from .results import HOLM_NOTE, INTERVAL_METHOD, Results, Standing
 
 # The course's colour language (gamekit.views.colors; views sit above this layer, so the values are
 # repeated here): red = the row agent takes the points, blue = it gives them away.
@@ -68,7 +69,10 @@ def game_label(game_id: str, names: dict[str, str], show_files: bool = False) ->
 
 def ratings_alt(rows: Sequence[Standing]) -> str:
     """The rating chart in words: each agent's rating and interval, best first."""
-    rated = [s for s in rows if all(math.isfinite(v) for v in (s.rating, s.low, s.high))]
+    rated = [s for s in rows if math.isfinite(s.rating)]
+    if rated and not all(math.isfinite(v) for s in rated for v in (s.low, s.high)):
+        said = "; ".join(f"{s.name} {s.rating:.0f}" for s in rated)
+        return f"Dot chart: ratings of {len(rated)} agents, best first, no intervals (too few games): {said}"
     said = "; ".join(f"{s.name} {s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]" for s in rated)
     return f"Dot chart: ratings of {len(rated)} agents with 95% intervals, best first: {said or 'none yet'}"
 
@@ -96,16 +100,18 @@ def ratings_svg(rows: Sequence[Standing], width: int = 640) -> str:
         )
     for k, s in enumerate(rows):
         y = 18 + k * row_h
-        if not all(math.isfinite(v) for v in (s.rating, s.low, s.high)):
+        if not math.isfinite(s.rating):
             parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])} (no rating yet)</text>')
             continue
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])}</text>')
+        said = f"{s.rating:.0f}"
+        if math.isfinite(s.low) and math.isfinite(s.high):
+            parts.append(
+                f'<line x1="{x(s.low):.1f}" y1="{y}" x2="{x(s.high):.1f}" y2="{y}" stroke="{BLUE}" stroke-width="3"/>'
+            )
+            said += f" [{s.low:.0f}, {s.high:.0f}]"
         parts.append(
-            f'<line x1="{x(s.low):.1f}" y1="{y}" x2="{x(s.high):.1f}" y2="{y}" stroke="{BLUE}" stroke-width="3"/>'
-        )
-        parts.append(
-            f'<circle cx="{x(s.rating):.1f}" cy="{y}" r="5" fill="{RED}"><title>{_e(s.name)}: '
-            f"{s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]</title></circle>"
+            f'<circle cx="{x(s.rating):.1f}" cy="{y}" r="5" fill="{RED}"><title>{_e(s.name)}: {said}</title></circle>'
         )
     for tick in _ticks(lo, hi):
         parts.append(f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle" fill="#444">{tick:.0f}</text>')
@@ -204,7 +210,8 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
     """The whole leaderboard page as one HTML string (see the module docstring); agents by their
     display names, submission files' names only with `show_files`."""
     cfg = results.config
-    rows = results.standings(reps)
+    ratings = results.ratings(reps) if len(results.accepted()) >= 2 and results.records else None
+    rows = results.standings(ratings=ratings)
     lim = cfg["limits"]
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
@@ -225,23 +232,28 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
             f"<tr><td>{k}</td><td class='name'>{_e(s.name)}"
             + (f" <span class='small'>({_e(s.id)})</span>" if show_files else "")
             + "</td>"
-            f"<td>{s.rating:.0f}</td><td>[{s.low:.0f}, {s.high:.0f}]{'*' if s.profiled else ''}</td>"
+            f"<td>{s.rating:.0f}</td><td>"
+            + (f"[{s.low:.0f}, {s.high:.0f}]" if math.isfinite(s.low) else "—")
+            + f"{'*' if s.profiled else ''}</td>"
             f"<td>{s.wins}</td><td>{s.draws}</td>"
             f"<td>{s.losses}</td><td>{s.score:.2f}</td><td>{s.forfeits}</td></tr>"
         )
     out.append("</table>")
-    out.append("<h2>Ratings with 95% bootstrap intervals</h2>" + ratings_svg(rows))
+    out.append("<h2>Ratings with 95% intervals</h2>" + ratings_svg(rows))
+    if ratings is not None and ratings.too_few:
+        how = f"<b>No intervals</b>: {_e(ratings.too_few)}. The order of the board is not settled by these games."
+    else:
+        how = f"The bar is the {_e(INTERVAL_METHOD)}."
     out.append(
-        "<p class='small'>Bradley–Terry (Davidson draws) on the Elo scale, mean 0; the bar is the "
-        "percentile bootstrap interval over the game pairs (each start played with both seat orders; "
-        "2,000 replicates). * every replicate agreed (all of the agent's pairs ended alike): the "
-        "interval is the likelihood's, bound on the open side only by the prior.</p>"
+        "<p class='small'>Bradley–Terry (Davidson draws) on the Elo scale, mean 0; each start is played "
+        f"with both seat orders and the game pair is the unit. {how}</p>"
     )
     ids = [s.id for s in rows]
     pairs = results.pairings()
     out.append(
-        "<h2>Pairings</h2><p class='small'>Row agent against column agent: wins–draws–losses, "
-        "and the row agent's score with its 95% Wilson interval.</p><table><tr><td></td>"
+        "<h2>Pairings</h2><p class='small'>Row agent against column agent: wins–draws–losses and the "
+        "row agent's score (no interval: one pairing's games are few; compare agents by the "
+        "difference intervals below).</p><table><tr><td></td>"
     )
     out.extend(f"<th scope='col'>{_e(results.names[b])}</th>" for b in ids)
     out.append("</tr>")
@@ -252,16 +264,15 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
             if p is None or not p.games:
                 out.append("<td></td>")
                 continue
-            lo, hi = p.interval()
             shade = RED if p.score > 0.5 else BLUE if p.score < 0.5 else "#999999"
             alpha = int(30 + 90 * abs(p.score - 0.5) * 2)  # light enough for 4.5:1 text contrast
             out.append(
                 f"<td style='background:{shade}{alpha:02x}'>{p.wins}–{p.draws}–{p.losses}<br>"
-                f"<span class='small'>{p.score:.2f} [{lo:.2f}, {hi:.2f}]</span></td>"
+                f"<span class='small'>{p.score:.2f}</span></td>"
             )
         out.append("</tr>")
     out.append("</table>")
-    out.append(_neighbours_html(results, rows))
+    out.append(_neighbours_html(results, rows, ratings))
     out.append("<h2>Forfeit log</h2>")
     forfeits = results.forfeits()
     if forfeits:
@@ -296,30 +307,27 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
     return "\n".join(out)
 
 
-def _neighbours_html(results: Results, rows: Sequence[Standing]) -> str:
-    """For each two neighbours on the board: is the upper one really better? (the sequential test)."""
+def _neighbours_html(results: Results, rows: Sequence[Standing], ratings: Any = None) -> str:
+    """For each two neighbours on the board: the interval of their difference, and whether the
+    order is settled once the number of comparisons is taken into account (Holm)."""
+    head = "<h2>Is the order settled?</h2>"
+    if ratings is None or ratings.cov is None:
+        why = ratings.too_few if ratings is not None else "no ratings yet"
+        return head + f"<p>Not from these games: {_e(why)}.</p>"
+    nb = results.neighbours(ratings)
     lines = [
-        "<h2>Is the order settled?</h2><p class='small'>Each agent against the one ranked just below it, "
-        "in their own games, read as game pairs (one start, both seat orders; the pair is the unit): the "
-        "sequential test (generalized SPRT, pentanomial model) of &ldquo;the upper one is 50 Elo "
-        "stronger&rdquo; against &ldquo;equal&rdquo;, with 5 % error rates. <i>better</i>: the evidence "
-        "reached the upper bound; <i>not 50 Elo better</i>: the lower one; <i>undecided</i>: keep "
-        "playing. The last column is the expected number of further games until the test decides, "
-        "if their results keep their present frequencies.</p>",
-        "<table><tr><th class='name'>pair</th><th>games</th><th>pairs</th><th>score</th>"
-        "<th class='name'>verdict</th><th>LLR [bounds]</th><th>more games</th></tr>",
+        head + f"<p class='small'>{len(nb)} comparisons: each agent against the one ranked just below "
+        "it, by the 95 % interval of the difference of their ratings (not by overlapping bars: two bars "
+        f"can overlap while the difference is clear). {_e(HOLM_NOTE)}.</p>",
+        "<table><tr><th class='name' scope='col'>pair</th><th scope='col'>difference (Elo)</th>"
+        "<th scope='col'>95% interval</th><th class='name' scope='col'>order</th></tr>",
     ]
-    for upper, lower in zip(rows, rows[1:]):
-        if not results.pairing(upper.id, lower.id).games:
-            continue
-        q = results.sequential(upper.id, lower.id)
-        t = q.test
-        verdict = {"H1": "better", "H0": "not 50 Elo better"}.get(t.decision or "", "undecided")
-        pairs = str(sum(t.counts)) if t.model == "pentanomial" else "—"
+    for row in nb:
+        up, down = results.names[row["upper"]], results.names[row["lower"]]
+        verdict = "settled (Holm)" if row["settled"] else "not settled"
         lines.append(
-            f"<tr><td class='name'>{_e(upper.name)} vs {_e(lower.name)}</td><td>{q.pairing.games}</td>"
-            f"<td>{pairs}</td><td>{q.pairing.score:.2f}</td><td class='name'>{verdict}</td>"
-            f"<td>{t.llr:.2f} [{t.lower:.2f}, {t.upper:.2f}]</td><td>{math.ceil(t.more) if t.more else '—'}</td></tr>"
+            f"<tr><td class='name'>{_e(up)} vs {_e(down)}</td><td>{row['difference']:.0f}</td>"
+            f"<td>[{row['low']:.0f}, {row['high']:.0f}]</td><td class='name'>{verdict}</td></tr>"
         )
     lines.append("</table>")
     return "\n".join(lines)
@@ -347,10 +355,12 @@ def write_report(results: Results, folder: str | Path, reps: int = 2000, show_fi
     out.mkdir(parents=True, exist_ok=True)
     page = out / "leaderboard.html"
     page.write_text(leaderboard_html(results, reps, show_files), encoding="utf-8")
-    rows = results.standings(reps)
+    ratings = results.ratings(reps) if len(results.accepted()) >= 2 and results.records else None
+    rows = results.standings(ratings=ratings)
     summary = {
         "config": results.config,
         "standings": [dict(s.__dict__, score=s.score) for s in rows],
+        "intervals": ratings.too_few if ratings is not None and ratings.too_few else INTERVAL_METHOD,
         "forfeits": results.forfeits(),
         "rejected": [{"id": e.id, "reason": e.reason} for e in results.rejected()],
     }

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import wire
-from .games import BadMove, GameRef, open_rules, resolve_game
+from .games import BadMove, GameFailure, GameRef, open_rules, resolve_game
 from .sandbox import AgentFailure, AgentProcess, Limits, spend, time_left
 
 
@@ -121,7 +121,8 @@ def _play_sandboxed(
 ) -> None:
     game_source = None if ref.trusted else ref.source
     agents = [
-        AgentProcess(source, limits, jailed=not spec.trusted_code, game_source=game_source) for source in spec.sources
+        AgentProcess(source, limits, jailed=not spec.trusted_code, game_source=game_source, label=f"{agent_id}.py")
+        for source, agent_id in zip(spec.sources, spec.agents)
     ]
     try:
         t_start = time.monotonic()
@@ -141,7 +142,9 @@ def _play_sandboxed(
                 _forfeit(record, seat, failure)
                 record["failed_after"] = round(time.monotonic() - t_start, 6)
                 return
-        _referee(rules, view, limits, record, lambda seat, state, seconds: agents[seat].ask(state, seconds))
+        _referee(
+            rules, view, limits, record, lambda seat, state, seconds, legal: agents[seat].ask(state, seconds, legal)
+        )
     finally:
         for a in agents:
             a.stop()  # both finish at the same time
@@ -180,7 +183,7 @@ def _play_in_process(spec: GameSpec, rules: Any, view: dict[str, Any], limits: L
                 _forfeit(record, seat, AgentFailure("exception", f"{type(exc).__name__}: {exc}"))
                 return
 
-        def ask(seat: int, state: Any, seconds: float) -> tuple[Any, float]:
+        def ask(seat: int, state: Any, seconds: float, legal: Any = None) -> tuple[Any, float]:
             t = time.perf_counter()
             try:
                 move = movers[seat](wire.state_from_json(game, state))
@@ -205,6 +208,8 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
     """The game loop: ask, let the rules judge, until the end (or a forfeit, or the move cap).
 
     The state is JSON throughout; `rules` (`gamekit.tournament.games`) decode, judge and encode.
+    A student's game's view carries its legal moves: they go to the agent with the state, so the
+    agent's process can check that its copy of the game agrees.
     """
     state = record["start"]
     banks = [limits.bank_seconds, limits.bank_seconds]
@@ -215,11 +220,13 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
         seat = view["to_move"]
         t0 = time.monotonic()
         try:
-            reply, elapsed = ask(seat, state, time_left(limits, banks[seat]))
+            reply, elapsed = ask(seat, state, time_left(limits, banks[seat]), view.get("legal"))
             banks[seat] = spend(limits, banks[seat], elapsed)
             try:
                 played = rules.play(state, reply)
             except BadMove as bad:
+                if reply in view.get("legal", ()):  # its own list offered the move its own rules refuse
+                    raise GameFailure(f"the game refused a move its own legal_moves listed: {bad.detail}") from None
                 raise AgentFailure(bad.reason, bad.detail) from None
         except AgentFailure as failure:
             _forfeit(record, seat, failure)

@@ -21,14 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..isolation import require_bwrap
+from ..sandbox import clean_text, require_bwrap
+from ..sandbox.zygote import close_jails
 from .games import GameRef, open_rules, resolve_game
 from .house import HOUSE_RANDOM
 from .referee import GameSpec, check_source, play_game_spec
 from .sandbox import Limits
 from .schedule import FORMATS, check_opening, derived_seed, schedule
 from .store import Store
-from .zygote import close_jails
 
 RANDOM_ID = "house-random"
 
@@ -70,7 +70,7 @@ def submissions(paths: Iterable[str | Path]) -> list[Path]:
             files.append(p)
         else:
             raise FileNotFoundError(f"{p} is neither a .py file nor a folder of them")
-    ids = [f.stem for f in files]
+    ids = [entrant_id(f) for f in files]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
         raise ValueError(f"two submissions share a file name (the agent's id): {', '.join(twice)}")
@@ -80,9 +80,14 @@ def submissions(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
+def entrant_id(path: Path) -> str:
+    """A submission's id: its file's stem as clean text (a name that is not valid UTF-8 gets U+FFFD)."""
+    return clean_text(path.stem, 100, one_line=True)
+
+
 def _entrant(path: Path) -> Entrant:
     source = path.read_text(encoding="utf-8", errors="replace")
-    return Entrant(id=path.stem, path=str(path), source=source)
+    return Entrant(id=entrant_id(path), path=clean_text(str(path), 4000, one_line=True), source=source)
 
 
 class Tournament:
@@ -125,7 +130,7 @@ class Tournament:
             entrants = [_entrant(p) for p in submissions([*agents, *gauntlet])]
             if not entrants:
                 raise ValueError("no submissions given: name .py files or folders of them")
-            gauntlet_ids = [p.stem for p in submissions(gauntlet)] if gauntlet else []
+            gauntlet_ids = [entrant_id(p) for p in submissions(gauntlet)] if gauntlet else []
             config = {
                 "game": ref.name,
                 "target": ref.target,
@@ -241,6 +246,7 @@ class Tournament:
         for e in list(todo.values()):
             problem = check_source(e.source, e.path)
             if problem:
+                problem = clean_text(problem, 4000)
                 self.store.put_agent(replace(e, status="rejected", reason=problem).row())
                 del todo[e.id]
             else:
@@ -260,6 +266,7 @@ class Tournament:
             status = "rejected" if reason else "accepted"
             if not reason and unseeded(records):
                 reason = UNSEEDED_WARNING
+            name, reason = clean_text(name, 40, one_line=True), clean_text(reason, 4000)
             self.store.put_agent(replace(e, name=name or e.id, status=status, reason=reason).row())
         return self.entrants()
 

@@ -6,8 +6,10 @@ The job (written by `gamekit.course.grade`, the teacher's own process) holds the
 (the master's cells outside the exercises), the test cases (`gamekit.course.cases`), and per
 submission the answers that came back from its sandbox as tagged JSON text. The judge runs the
 lesson once, then for each submission forks a child that rebuilds the answers with
-`gamekit.course.plain.loads` (exact built-in types, nothing else), binds them, runs every case
-and reports pass or fail. A child that runs too long is killed: its cases fail, the others go on.
+`gamekit.sandbox.plain.loads` (exact built-in types, nothing else), binds them, runs every case
+and reports pass or fail. A child that runs longer than `SUBMISSION_SECONDS` is killed: its
+cases fail, the others go on. Decoding is linear (`plain` refuses sets and dicts of colliding
+hash values), and the kill bounds whatever a test does with a hostile answer.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from . import plain
 
 __all__ = ["BOOT", "judge_submission", "main"]
 
-BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.course.judge import main; main()"
-#: Seconds one test case may take in the judge, and one submission in all.
-CASE_SECONDS = 120
-SUBMISSION_SECONDS = 900
+BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.sandbox.judge import main; main()"
+#: Seconds one test case may take in the judge (an alarm: it cannot stop one long call into C), and
+#: one submission in all (decoding its answers included; its child is killed then: this is the cap).
+CASE_SECONDS = 60
+SUBMISSION_SECONDS = 180
 
 
 class ProbeFailed(Exception):

@@ -15,6 +15,13 @@ exact built-in types (`type(x) is int`, never `isinstance`):
 built-in values they stand for, and says clearly which type it cannot send). `decode` runs on
 the teacher's side and is the boundary: it accepts only this format, bounded in size and
 nesting, and builds nothing but the types above. No pickle, no class named by the sender.
+
+Its cost is linear in the text (times the nesting depth): building a set or dict costs one
+comparison per item unless many items share a hash value, which plain values never do by
+chance but a sender can arrange (the integers k * (2**61 - 1) all hash to 0, and every
+insertion would compare against all of them: quadratic, minutes for 4 MB). So before a set or
+dict is built, its items' hash values are sorted and counted, and more than `SHARED_HASH`
+items with one hash value are refused with a reason.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from ..jsonio import JSONLoadError, parse_json
 __all__ = [
     "MAX_BYTES",
     "MAX_DEPTH",
+    "SHARED_HASH",
     "PlainDataError",
     "as_graded",
     "decode",
@@ -43,6 +51,8 @@ __all__ = [
 MAX_BYTES = 4_000_000
 #: Deepest nesting accepted (each tag adds one level).
 MAX_DEPTH = 40
+#: Most items of one set, or keys of one dict, that may share one hash value.
+SHARED_HASH = 32
 TAGS = ("tuple", "set", "frozenset", "dict", "fraction", "float")
 ALLOWED = (
     "None, bool, int, float, str, list, tuple, dict, set, frozenset, fractions.Fraction "
@@ -102,12 +112,24 @@ def dumps(value: Any) -> str:
     return json.dumps(encode(value), separators=(",", ":"), allow_nan=False)
 
 
-def _hashable(value: Any, where: str) -> Any:
+def _hash(value: Any, where: str) -> int:
     try:
-        hash(value)
+        return hash(value)
     except TypeError:
         raise PlainDataError(f"{where}: an unhashable {type(value).__name__} as a set item or dict key") from None
-    return value
+
+
+def _few_collisions(items: list[Any], where: str) -> None:
+    """Refuse items of which more than SHARED_HASH share one hash value (sorting: n log n, no table)."""
+    hashes = sorted(_hash(item, where) for item in items)
+    run = 1
+    for before, after in zip(hashes, hashes[1:]):
+        run = run + 1 if before == after else 1
+        if run > SHARED_HASH:
+            raise PlainDataError(
+                f"{where}: more than {SHARED_HASH} items share one hash value (equal or colliding items); "
+                "a set or dict sent by the sandbox holds distinct values that do not collide"
+            )
 
 
 def decode(data: Any, depth: int = 0) -> Any:
@@ -139,15 +161,15 @@ def decode(data: Any, depth: int = 0) -> Any:
     if tag == "tuple":
         return tuple(decode(v, depth + 1) for v in body)
     if tag in ("set", "frozenset"):
-        items = [_hashable(decode(v, depth + 1), tag) for v in body]
+        items = [decode(v, depth + 1) for v in body]
+        _few_collisions(items, tag)
         return set(items) if tag == "set" else frozenset(items)
     if tag == "dict":
-        out = {}
-        for pair in body:
-            if type(pair) is not list or len(pair) != 2:
-                raise PlainDataError("a dict entry must be [key, value]")
-            out[_hashable(decode(pair[0], depth + 1), "dict")] = decode(pair[1], depth + 1)
-        return out
+        if any(type(pair) is not list or len(pair) != 2 for pair in body):
+            raise PlainDataError("a dict entry must be [key, value]")
+        keys = [decode(pair[0], depth + 1) for pair in body]
+        _few_collisions(keys, "dict")
+        return dict(zip(keys, (decode(pair[1], depth + 1) for pair in body)))
     raise PlainDataError(f"the tag {tag!r} needs {'a list' if tag != 'float' else 'nan, inf or -inf'}")
 
 

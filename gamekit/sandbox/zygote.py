@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
+import importlib
 import json
 import os
 import select
@@ -33,16 +34,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .cgroup import JailGroup, host_pid
+from .limits import BoxLimits
+
 BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from gamekit.tournament.zygote import serve_forever; serve_forever(int(sys.argv[2]), sys.argv[3] == 'jailed')"
+    "from gamekit.sandbox.zygote import serve_forever; "
+    "serve_forever(int(sys.argv[2]), sys.argv[3] == 'jailed', sys.argv[4])"
 )
 PACKET = 1 << 16
 
 
 def clean_environment() -> dict[str, str]:
     """The zygote's whole environment: nothing of the teacher's, fixed hashing, one thread for BLAS."""
-    from ..isolation import thread_environment
+    from .bwrap import thread_environment
 
     return {
         "PATH": "/usr/bin:/bin",
@@ -103,20 +108,28 @@ def _sweep(keep: set[int]) -> int:
     return killed
 
 
-def serve_forever(fd: int, jailed: bool = False) -> None:
+def _entry(name: str) -> Any:
+    module, _, function = name.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def serve_forever(fd: int, jailed: bool = False, entry: str = "") -> None:
     """The zygote's main loop (runs in its own process, started by `Zygote`).
 
     jailed: the zygote runs inside its own bubblewrap namespaces (one zygote per agent); after
-    each reaped game it kills whatever else is left in its PID namespace.
+    each reaped game it kills whatever else is left in its PID namespace. entry: the
+    `module:function` each forked child runs as `function(channel, output_fd, folder, request, readable)`.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sock = socket.socket(fileno=fd)
     import gamekit  # noqa: F401  (warm: what agents import is loaded once, before any fork)
 
-    from . import child
+    from . import inside
 
-    readable = child.read_roots()
-    live: set[int] = set()  # this zygote's agent processes whose games are still on
+    run = _entry(entry)
+    readable = inside.read_roots()
+    live: dict[int, str] = {}  # this zygote's game processes whose games are still on, and their folders
+    counter = 0
     sock.send(json.dumps({"ready": True, "pid": os.getpid()}).encode())
     while True:
         data = sock.recv(PACKET)
@@ -124,40 +137,49 @@ def serve_forever(fd: int, jailed: bool = False) -> None:
             break
         request = json.loads(data)
         if request["op"] == "spawn":
-            to_child_r, to_child_w = os.pipe()
-            from_child_r, from_child_w = os.pipe()
+            counter += 1
+            folder = tempfile.mkdtemp(prefix=f"game-{counter}-")  # on the jail's tmpfs (HOME), or a host temp folder
+            pipes = [os.pipe() for _ in range(3)]  # requests, replies, printed output
             pid = os.fork()
-            if pid == 0:  # the agent's process
+            if pid == 0:  # the game's process
                 try:
                     os.setsid()
-                    _close_other_fds({to_child_r, from_child_w})
-                    channel = child.Channel(to_child_r, from_child_w)
-                    child.serve(channel, request["folder"], request["limits"], readable, request.get("role", "agent"))
+                    ours = {pipes[0][0], pipes[1][1], pipes[2][1]}
+                    _close_other_fds(ours)
+                    channel = inside.Channel(pipes[0][0], pipes[1][1])
+                    run(channel, pipes[2][1], folder, request, readable)
                 finally:
                     os._exit(70)
-            live.add(pid)
-            os.close(to_child_r)
-            os.close(from_child_w)
-            socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [to_child_w, from_child_r])
-            os.close(to_child_w)
-            os.close(from_child_r)
+            live[pid] = folder
+            for end in (pipes[0][0], pipes[1][1], pipes[2][1]):
+                os.close(end)
+            theirs = [pipes[0][1], pipes[1][0], pipes[2][0]]
+            socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], theirs)
+            for end in theirs:
+                os.close(end)
         elif request["op"] == "ping":
             sock.send(b'{"alive": true}')
         elif request["op"] == "reap":
+            pid = int(request["pid"])
             if request.get("kill"):  # the referee outside cannot name a pid of this namespace: we kill
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(int(request["pid"]), signal.SIGKILL)
-            status = _reap(int(request["pid"]))
-            live.discard(int(request["pid"]))
-            left = _sweep(live) if jailed else 0
+                for sig in (signal.SIGKILL, signal.SIGCONT):  # a stopped process dies only once it runs
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(pid, sig)
+            status = _reap(pid)
+            folder = live.pop(pid, "")
+            left = _sweep(set(live)) if jailed else 0
             if left:
                 status += f"; {left} process(es) it left behind were killed"
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
             sock.send(json.dumps({"status": status}).encode())
     os._exit(0)
 
 
 def _reap(pid: int, patience: float = 2.0) -> str:
-    end = time.monotonic() + patience
+    """Wait for child `pid` (its exit status in words); after `patience` seconds kill its group (a
+    stopped process gets SIGCONT too) and wait as long again; never block for ever."""
+    end, killed = time.monotonic() + patience, False
     while True:
         try:
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -166,10 +188,12 @@ def _reap(pid: int, patience: float = 2.0) -> str:
         if done:
             return describe_status(status)
         if time.monotonic() > end:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-            _, status = os.waitpid(pid, 0)
-            return describe_status(status)
+            if killed:
+                return "did not end after SIGKILL (stopped or frozen); its jail will end it"
+            for sig in (signal.SIGKILL, signal.SIGCONT):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, sig)
+            end, killed = time.monotonic() + patience, True
         time.sleep(0.002)
 
 
@@ -177,30 +201,36 @@ def _reap(pid: int, patience: float = 2.0) -> str:
 
 
 class Zygote:
-    """Start a zygote process and ask it for sandboxed agent processes (thread-safe).
+    """Start a zygote process and ask it for sandboxed processes (thread-safe).
 
-    jail: a folder for this zygote's agents. The zygote then runs inside bubblewrap's namespaces
-    (`gamekit.isolation.Jail`) where that folder is the only writable place it shares with the
-    host: one zygote per agent, so an agent sees no other agent's file or process. Without
-    `jail` the zygote runs as an ordinary process (trusted code only: the audit hook is no boundary).
+    entry: the `module:function` every forked child runs (see `serve_forever`).
+    limits: None runs the zygote as an ordinary process (trusted code only: the audit hook is no
+    boundary); a `BoxLimits` runs it inside bubblewrap's namespaces (`gamekit.sandbox.bwrap.Jail`)
+    with its own tmpfs as the only writable place and its own control groups
+    (`gamekit.sandbox.cgroup`): one zygote per agent, so an agent sees no other agent's file or process.
     """
 
-    def __init__(self, timeout: float = 120.0, jail: str | None = None):
+    def __init__(self, entry: str, limits: BoxLimits | None = None, timeout: float = 120.0):
         if not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
             raise RuntimeError("sandboxed agents need Linux or macOS (os.fork and socket.send_fds)")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         package_parent = str(Path(__file__).resolve().parents[2])
-        self.jail = jail
+        self.jailed = limits is not None
+        self.limits = limits
+        self.group = JailGroup(pids=limits.processes) if limits is not None else JailGroup.__new__(JailGroup)
+        if limits is None:
+            self.group.folders = {}
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (kept open for the zygote's life)
-        argv = [sys.executable, "-s", "-c", BOOT, package_parent, str(theirs.fileno()), "jailed" if jail else "open"]
+        mode = "jailed" if self.jailed else "open"
+        argv = [sys.executable, "-s", "-c", BOOT, package_parent, str(theirs.fileno()), mode, entry]
         env = clean_environment()
         cwd = tempfile.gettempdir()
-        if jail is not None:
-            from ..isolation import HOME, Jail
+        if limits is not None:
+            from .bwrap import HOME, Jail
 
             env["HOME"] = HOME
-            argv = Jail(writable=[jail], env=env, cwd=jail).command(argv)
-            cwd = jail
+            env["TMPDIR"] = HOME
+            argv = self.group.wrap(Jail(env=env, cwd=HOME, tmp_mb=limits.disk_mb).command(argv))
         self.process = subprocess.Popen(
             argv,
             pass_fds=[theirs.fileno()],
@@ -220,23 +250,32 @@ class Zygote:
             data = b""
         if not data:
             self.process.kill()
+            self.group.close()
             self._stderr.seek(0)
             raise RuntimeError("the agent zygote failed to start:\n" + self._stderr.read().decode(errors="replace"))
         self.pid = json.loads(data)["pid"]
         self.sock.settimeout(30.0)
+        if limits is not None:  # the jail's memory: what the warm interpreter holds now, plus the limit
+            self.group.limit_memory(self.group.memory_used() + int(limits.memory_mb * (1 << 20)))
 
-    def spawn(self, folder: str, limits: dict[str, Any], role: str = "agent") -> tuple[int, int, int]:
-        """A new process in `folder` (an agent, or a student's game with role "game"):
-        (pid, fd to write requests to, fd to read replies from)."""
+    def spawn(self, request: dict[str, Any]) -> tuple[int, int, int, int]:
+        """A new process (`request` is passed to the entry point): (its pid as the zygote sees it, fd to
+        write requests to, fd to read replies from, fd to read its printed output from)."""
         with self.lock:
-            self.sock.send(json.dumps({"op": "spawn", "folder": folder, "limits": limits, "role": role}).encode())
-            data, fds, _, _ = socket.recv_fds(self.sock, PACKET, 2)
-        if not data or len(fds) != 2:
+            self.sock.send(json.dumps({"op": "spawn", **request}).encode())
+            data, fds, _, _ = socket.recv_fds(self.sock, PACKET, 3)
+        if not data or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
             raise RuntimeError("the agent zygote stopped answering")
-        return json.loads(data)["pid"], fds[0], fds[1]
+        return int(json.loads(data)["pid"]), fds[0], fds[1], fds[2]
+
+    def host_pid(self, pid: int) -> int | None:
+        """The pid the teacher's side sees for the zygote's child `pid` (the same without a jail)."""
+        return host_pid(self.process.pid, pid) if self.jailed else pid
 
     def reap(self, pid: int, kill: bool = False) -> str:
-        """Wait for agent process `pid` (killing its process group first if `kill`) and say how it ended.
+        """Wait for process `pid` (killing its process group first if `kill`) and say how it ended.
 
         `pid` is the zygote's view: inside a jail it is a pid of the jail's own PID namespace, which
         means nothing (or another process) outside, so the zygote does the killing.
@@ -247,7 +286,12 @@ class Zygote:
                 data = self.sock.recv(PACKET)
         except OSError:  # the zygote is gone (an agent may kill its own jail's zygote): its processes with it
             return "its jail ended (the agent's own processes were killed)"
-        return json.loads(data)["status"] if data else "its jail ended (the agent's own processes were killed)"
+        if not data:
+            return "its jail ended (the agent's own processes were killed)"
+        try:
+            return str(json.loads(data)["status"])[:300]
+        except (ValueError, KeyError, TypeError):
+            return "its jail's process manager answered nonsense"
 
     def gone(self) -> bool:
         """The zygote process ended (its socket is at end of file), even if its jail still holds processes."""
@@ -272,13 +316,14 @@ class Zygote:
                     self.sock.settimeout(30.0)
 
     def alive(self) -> bool:
-        return self.process.poll() is None and not (self.jail and self.gone())
+        return self.process.poll() is None and not (self.jailed and self.gone())
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.close()
-        if self.jail:  # killing bubblewrap's init ends its PID namespace: every process in it dies
+        if self.jailed:  # killing bubblewrap's init ends its PID namespace: every process in it dies
             self.process.kill()
+        self.group.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(5)
         if self.process.poll() is None:
@@ -287,37 +332,41 @@ class Zygote:
         self._stderr.close()
 
 
-_ZYGOTE: Zygote | None = None
-_ZYGOTE_PID = 0
+_SHARED: dict[str, Zygote] = {}
+_SHARED_PID = 0
 _ZYGOTE_LOCK = threading.Lock()
 
 
-def shared_zygote() -> Zygote:
-    """The zygote of this process (started on first use, restarted if it died)."""
-    global _ZYGOTE, _ZYGOTE_PID
+def shared_zygote(entry: str) -> Zygote:
+    """The unjailed zygote of this process for `entry` (started on first use, restarted if it died)."""
+    global _SHARED_PID
     with _ZYGOTE_LOCK:
-        if _ZYGOTE is None or os.getpid() != _ZYGOTE_PID or not _ZYGOTE.alive():
-            _ZYGOTE = Zygote()
-            _ZYGOTE_PID = os.getpid()
-        return _ZYGOTE
+        if os.getpid() != _SHARED_PID:
+            _SHARED.clear()
+            _SHARED_PID = os.getpid()
+        zygote = _SHARED.get(entry)
+        if zygote is None or not zygote.alive():
+            zygote = _SHARED[entry] = Zygote(entry)
+        return zygote
 
 
 _JAILS: dict[str, Zygote] = {}
 _JAILS_PID = 0
 
 
-def agent_zygote(source: str, role: str = "agent") -> Zygote:
-    """The jailed zygote of one agent, or of one student's game (role "game"), keyed by the role and
-    the SHA-256 of its file's text, started on first use.
+def jailed_zygote(source: str, role: str, entry: str, limits: BoxLimits) -> Zygote:
+    """The jailed zygote of one agent, or of one student's game (role "game"), keyed by the role, the
+    SHA-256 of its file's text and the limits, started on first use.
 
-    Each agent and each game gets its own bubblewrap namespaces and its own folder, so they never
-    share a process namespace or a writable file. Needs `bwrap` (`gamekit.isolation.require_bwrap`).
+    Each agent and each game gets its own bubblewrap namespaces, tmpfs and control groups, so they
+    never share a process namespace, a writable file or a memory budget. Needs `bwrap`.
     """
     global _JAILS_PID
-    from ..isolation import require_bwrap
+    from .bwrap import require_bwrap
 
     require_bwrap()
-    key = role + ":" + hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+    key = json.dumps([role, digest, entry, limits.as_dict()], sort_keys=True)
     with _ZYGOTE_LOCK:
         if os.getpid() != _JAILS_PID:  # a forked worker starts its own
             _JAILS.clear()
@@ -326,27 +375,24 @@ def agent_zygote(source: str, role: str = "agent") -> Zygote:
         if zygote is None or not zygote.alive():
             if zygote is not None:
                 zygote.close()
-                if zygote.jail:
-                    shutil.rmtree(zygote.jail, ignore_errors=True)
-            zygote = Zygote(jail=tempfile.mkdtemp(prefix="gamekit-jail-"))
+            zygote = Zygote(entry, limits)
             _JAILS[key] = zygote
         return zygote
 
 
 def close_jails() -> None:
-    """End every agent's jail of this process (its zygote, and with it every process in its namespaces)."""
+    """End every jail of this process (its zygote, and with it every process in its namespaces)."""
     with _ZYGOTE_LOCK:
         if os.getpid() != _JAILS_PID:
             return
         for zygote in _JAILS.values():
             zygote.close()
-            if zygote.jail:
-                shutil.rmtree(zygote.jail, ignore_errors=True)
         _JAILS.clear()
 
 
 @atexit.register
 def _close_shared() -> None:
-    if _ZYGOTE is not None and os.getpid() == _ZYGOTE_PID:
-        _ZYGOTE.close()
+    if os.getpid() == _SHARED_PID:
+        for zygote in _SHARED.values():
+            zygote.close()
     close_jails()

@@ -1,10 +1,10 @@
 """The grader's helper inside the sandbox: runs a submission's cells, then answers the probes.
 
 This module runs in the student's process, inside bubblewrap's namespaces (see
-`gamekit.isolation`), so nothing it reports is believed: the student's code can replace any of
+`gamekit.sandbox`), so nothing it reports is believed: the student's code can replace any of
 it. It is a convenience that speaks a simple protocol; the boundary is the operating system
 around it and the teacher's side (`gamekit.course.grade`), which bounds every message, keeps the
-clock, and rebuilds answers only as plain data (`gamekit.course.plain`).
+clock, and rebuilds answers only as plain data (`gamekit.sandbox.plain`).
 
 Protocol (one JSON object per line; requests on stdin, reports on the file descriptor given):
 
@@ -33,7 +33,9 @@ from . import plain
 __all__ = ["BOOT", "main"]
 
 #: `python -I -c BOOT <folder holding gamekit> <fd>` starts the runner (no cwd, no user site on sys.path).
-BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.course.sandboxrun import main; main(int(sys.argv[2]))"
+BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.sandbox.sandboxrun import main; main(int(sys.argv[2]))"
+)
 
 
 def _limit(kind: int, value: int) -> None:

@@ -1,0 +1,135 @@
+"""The teacher's end of a jailed process's pipes: bounded, framed, parsed as data; and clean text.
+
+A jailed process answers with JSON lines on one pipe and prints on another. Nothing it sends is
+trusted: a reply is read only up to a size, parsed strictly with a bound on nesting
+(`gamekit.jsonio.parse_json`, never pickle), and must be a JSON object; what it prints is kept
+only up to a size (the rest is counted, not stored). Every string that leaves this package for a
+database, a web page, a CSV file or a terminal passes `clean_text` first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..jsonio import JSONLoadError, parse_json
+
+MAX_REPLY_BYTES = 1 << 20
+MAX_REPLY_DEPTH = 32  # a move or a message never needs more
+REPLACEMENT = "\ufffd"
+
+
+def clean_text(value: Any, limit: int, one_line: bool = False) -> str:
+    """`value` as text that is safe to store and show: valid UTF-8 (a lone surrogate becomes U+FFFD),
+    no control characters but newlines and tabs (none at all with `one_line`; a terminal's escape
+    sequences are control characters), at most `limit` characters (a longer one ends in " [cut]")."""
+    if limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit!r}")
+    text = value if isinstance(value, str) else str(value)
+    if len(text) > 4 * limit + 64:  # never walk a megabyte character by character
+        text = text[: 4 * limit + 64]
+    text = "".join(
+        ch
+        if (ch in "\n\t" and not one_line) or unicodedata.category(ch) not in ("Cc", "Cs")
+        else (" " if ch in "\n\t\r" else REPLACEMENT)
+        for ch in text
+    )
+    return text if len(text) <= limit else text[:limit] + " [cut]"
+
+
+class ChannelError(Exception):
+    """What went wrong on the channel: `reason` is "timeout", "closed" or "protocol"; `detail` says more."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass
+class Channel:
+    """JSON lines to and from one jailed process, and its printed output (all file descriptors are
+    the teacher's ends of pipes, read without blocking beyond a deadline)."""
+
+    write_fd: int
+    read_fd: int
+    output_fd: int = -1
+    output_bytes: int = 1 << 18  # the most printed output kept (more is counted: `printed`)
+    printed: int = 0
+    _buffer: bytes = field(default=b"", repr=False)
+    _output: bytearray = field(default_factory=bytearray, repr=False)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Write one message (OSError if the process has closed its end)."""
+        import json
+
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.write_fd, view) :]
+
+    def _drain(self) -> None:
+        """Take what it printed so far (never blocks: the pipe is read only when select says so)."""
+        while self.output_fd >= 0:
+            ready, _, _ = select.select([self.output_fd], [], [], 0)
+            if not ready:
+                return
+            chunk = os.read(self.output_fd, 1 << 16)
+            if not chunk:
+                os.close(self.output_fd)
+                self.output_fd = -1
+                return
+            self.printed += len(chunk)
+            room = self.output_bytes - len(self._output)
+            if room > 0:
+                self._output += chunk[:room]
+
+    def receive(self, deadline: float, clock: Any, poll: Any = None) -> dict[str, Any]:
+        """The next message, as a dict, by `deadline` (on `clock`); `ChannelError` if none comes, the
+        pipe closes, or what comes is not one bounded JSON object. `poll()` is called every 50 ms while
+        waiting; it may raise to end the wait (a CPU-time limit)."""
+        while b"\n" not in self._buffer:
+            remaining = deadline - clock()
+            if remaining <= 0:
+                raise ChannelError("timeout", "no answer in time")
+            fds = [self.read_fd] + ([self.output_fd] if self.output_fd >= 0 else [])
+            ready, _, _ = select.select(fds, [], [], min(remaining, 0.05) if poll else remaining)
+            if poll is not None:
+                poll()
+            if self.output_fd in ready:
+                self._drain()
+            if self.read_fd not in ready:
+                continue
+            chunk = os.read(self.read_fd, 1 << 16)
+            if not chunk:
+                raise ChannelError("closed", "the process closed its pipe")
+            self._buffer += chunk
+            if len(self._buffer) > MAX_REPLY_BYTES:
+                raise ChannelError("protocol", f"a reply longer than {MAX_REPLY_BYTES} bytes")
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:  # bounded in size and nesting before it is parsed: a reply is data, never trusted
+            reply = parse_json(line, max_bytes=MAX_REPLY_BYTES, max_depth=MAX_REPLY_DEPTH, source="the reply")
+        except (JSONLoadError, TypeError, ValueError) as exc:
+            raise ChannelError("protocol", f"a reply that is not plain JSON data: {clean_text(exc, 200)}") from None
+        if not isinstance(reply, dict):
+            raise ChannelError("protocol", f"a reply that is not a message: {clean_text(line[:100], 100)}")
+        return reply
+
+    def output(self, limit: int, wait: float = 0.0) -> str:
+        """The start of what it printed, as clean text of at most `limit` characters."""
+        if wait > 0 and self.output_fd >= 0:
+            select.select([self.output_fd], [], [], wait)
+        self._drain()
+        return clean_text(bytes(self._output).decode("utf-8", "replace"), limit)
+
+    def close(self) -> None:
+        for name in ("write_fd", "read_fd", "output_fd"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+                setattr(self, name, -1)
