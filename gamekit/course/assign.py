@@ -358,6 +358,9 @@ def _run_otter_assign(master: Path, result: Path, run_tests: bool, timeout: floa
         raise RuntimeError(f"otter assign {master.name} failed:\n{out[-4000:]}")
 
 
+#: Where a self-study build puts its autograder copies (below the output folder), apart from the
+#: class's `autograder/` that `grade` reads: building self-study copies never changes class grading.
+SELF_STUDY_AUTOGRADER = "self-study-autograder"
 #: Tag of an exercise's prompt cell when its answer variables have no single right value
 #: (for example a rate measured with the student's own random draws).
 PLAUSIBLE_TAG = "self-study-plausible"
@@ -443,7 +446,7 @@ def class_copy(student: nbformat.NotebookNode, file_name: str) -> nbformat.Noteb
         '# The public checks: grader.check("...") under each exercise says "not yet" with a hint, or that\n'
         "# your answer has the right form (your teacher's hidden tests decide whether it is right).\n"
         "from gamekit.course.checks import PublicChecks\n\n"
-        f'grader = PublicChecks("{file_name}")'
+        f'grader = PublicChecks("{student.metadata.get("otter", {}).get("assignment_name") or file_name}")'
     )
     _replace_init_cell(nb, init)
     return nb
@@ -483,7 +486,9 @@ def assign_notebook(
     clean = without_teacher_cells(nb)
     folder = out / ("self-study" if self_study else "student")
     folder.mkdir(parents=True, exist_ok=True)
-    (out / "autograder").mkdir(parents=True, exist_ok=True)
+    # the class's autograders (what `grade` reads) are never touched by a self-study build
+    graders = out / (SELF_STUDY_AUTOGRADER if self_study else "autograder")
+    graders.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="assign-") as tmp:
         source = Path(tmp) / master.name
         nbformat.write(clean, source)
@@ -505,13 +510,13 @@ def assign_notebook(
             raise ValueError(f"the student copy of {master.name} would leak: " + "; ".join(leaks[:5]))
         student = folder / file_name
         nbformat.write(student_nb, student)
-        autograder = out / "autograder" / f"{master.stem}-autograder.zip"
+        autograder = graders / f"{master.stem}-autograder.zip"
         shutil.copyfile(zips[0], autograder)
         from .cases import SPEC_FILE, spec
 
         with zipfile.ZipFile(autograder, "a") as z:  # what `grade` runs: tests split into probe and judge
             z.writestr(SPEC_FILE, json.dumps(spec(nb), indent=1))
-    listing = out / "autograder" / f"{master.stem}-questions.json"
+    listing = graders / f"{master.stem}-questions.json"
     listing.write_text(
         json.dumps(
             {
