@@ -683,3 +683,15 @@ def test_retraining_gives_the_table_the_settings_make():
         QLearner.retrained({k: v for k, v in learner.to_dict().items() if k != "seed"}, GAME, (sorted_piles,))
     with pytest.raises(ValueError, match="alpha must be a number"):
         QLearner.retrained(learner.to_dict() | {"alpha": "fast"}, GAME, (sorted_piles,))
+
+
+@pytest.mark.slow
+def test_lesson_runs_file_is_what_the_command_writes(tmp_path):
+    """data/qlearning_runs_357.json (chapter 6's multi-seed experiments) is exactly what its command makes."""
+    out = tmp_path / "runs.json"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_qlearning_runs.py"), "--out", str(out)], check=True, timeout=600
+    )
+    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(
+        (ROOT / "data" / "qlearning_runs_357.json").read_text(encoding="utf-8")
+    )
