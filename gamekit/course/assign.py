@@ -364,6 +364,9 @@ SELF_STUDY_AUTOGRADER = "self-study-autograder"
 #: Tag of an exercise's prompt cell when its answer variables have no single right value
 #: (for example a rate measured with the student's own random draws).
 PLAUSIBLE_TAG = "self-study-plausible"
+#: Key in an exercise's prompt-cell metadata: a one-line hint that a self-study copy shows for a wrong
+#: answer of the right form (it must not give the answer away).
+SELF_STUDY_HINT = "self_study_hint"
 #: Tag of an exercise's prompt cell whose answer is a list that may come in any order.
 UNORDERED_TAG = "self-study-unordered"
 _ANSWER_VAR = re.compile(r"^\s*(answer_\w+)\s*=", re.M)
@@ -402,7 +405,10 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
     public = student.metadata.get("otter", {}).get("tests", {})
     data: dict = {"salt": salt, "questions": {}}
     for q in questions(master):
-        if q.manual:
+        if q.manual:  # an explanation: the copy says it is read by the teacher, never "no exercise"
+            prompt = master.cells[q.prompt] if q.prompt is not None else None
+            found = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
+            data["questions"][q.name] = {"label": found.group(1) if found else q.name, "manual": True}
             continue
         solution = "\n".join(master.cells[i].source for i in q.solution_cells if master.cells[i].cell_type == "code")
         names = list(dict.fromkeys(_ANSWER_VAR.findall(solution)))
@@ -426,6 +432,9 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
             "unordered": any_order,
             "functions": bool(re.search(r"^\s*(def|class)\s", solution, re.M)),
         }
+        hint = prompt.metadata.get(SELF_STUDY_HINT) if prompt is not None else None
+        if isinstance(hint, str) and hint.strip():
+            data["questions"][q.name]["hint"] = " ".join(hint.split())
     return data
 
 
