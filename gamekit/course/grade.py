@@ -234,9 +234,9 @@ def _run_once(
                 elif msg.get("ready") is True:
                     break
                 elif type(msg.get("done")) is int and msg.get("ok") is False:  # a cell that raised: its error's type
-                    error = msg.get("error")
-                    ok_name = type(error) is str and ERROR_NAME.fullmatch(error)
-                    result.failed[msg["done"]] = error if ok_name else "an exception"
+                    kind = msg.get("error")
+                    named = isinstance(kind, str) and ERROR_NAME.fullmatch(kind) is not None
+                    result.failed[msg["done"]] = str(kind) if named else "an exception"
             current = ("job", None)
             proc.stdin.write((json.dumps(job) + "\n").encode())
             proc.stdin.flush()

@@ -75,8 +75,8 @@ def cell_error(shell: Any, source: str) -> str | None:
         return type(exc).__name__[:80]
     if result.success:
         return None
-    exc = result.error_before_exec or result.error_in_exec
-    return type(exc).__name__[:80] if exc is not None else "Exception"
+    error = result.error_before_exec or result.error_in_exec
+    return type(error).__name__[:80] if error is not None else "Exception"
 
 
 def run_cell(shell: Any, source: str) -> bool:

@@ -257,9 +257,9 @@ def _main(args: argparse.Namespace) -> int:
         if db.exists():
             print(_existing_db_advice(db), file=sys.stderr)
             return 2
-        t: Tournament | None = None
+        created: Tournament | None = None
         try:
-            t = Tournament(
+            created = t = Tournament(
                 args.db,
                 args.agents,
                 game=args.game,
@@ -277,7 +277,7 @@ def _main(args: argparse.Namespace) -> int:
                 t.store.set_meta("report", str(Path(args.report).resolve()))
             return _play(t, args)
         except BaseException:
-            _discard_unplayed(db, t)  # a run that fails before its first game leaves no file behind
+            _discard_unplayed(db, created)  # a run that fails before its first game leaves no file behind
             raise
     if args.command == "resume":
         if Path(args.db).exists() and _stored_games(Path(args.db)) is None:
