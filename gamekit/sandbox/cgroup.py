@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shlex
 import signal
 import time
 from pathlib import Path
@@ -282,7 +283,7 @@ class JailGroup:
         """`argv` started inside the jail's groups (a shell joins them, then becomes `argv`)."""
         if not self.active:
             return argv
-        joins = " && ".join(f"echo $$ > {self.folders[c] / 'cgroup.procs'}" for c in JAIL_CONTROLLERS)
+        joins = " && ".join(f"echo $$ > {shlex.quote(str(self.folders[c] / 'cgroup.procs'))}" for c in JAIL_CONTROLLERS)
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *argv]
 
     def game(self, pid: int) -> GameGroup:
