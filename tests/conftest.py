@@ -1,4 +1,6 @@
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,41 @@ def _tier(item) -> int:
 def pytest_collection_modifyitems(config, items):
     """Fast tests first, then the notebooks, then the browser: the run shows progress from the start."""
     items.sort(key=_tier)  # stable: the order inside each tier stays as written
+
+
+# --- nothing left in the temp folder -----------------------------------------------------------
+# The suite runs with a temp folder of its own (TMPDIR, inherited by every kernel, sandbox, grader
+# and tournament it starts), so what they leave behind is seen here and not mixed up with other
+# jobs on the machine. A `gamekit-*` entry left there at the end fails the session.
+
+#: Fixed-name caches that are meant to stay (one per machine, reused; not one per run).
+KEPT_IN_TMP = {"gamekit-hypothesis"}
+_SUITE_TMP: Path | None = None
+
+
+def pytest_configure(config):
+    global _SUITE_TMP
+    _SUITE_TMP = Path(tempfile.mkdtemp(prefix="gk-suite-"))
+    os.environ["TMPDIR"] = str(_SUITE_TMP)
+    tempfile.tempdir = str(_SUITE_TMP)
+
+
+def gamekit_leftovers(folder: Path) -> list[str]:
+    """The `gamekit-*` entries in `folder` that are not deliberate caches."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("gamekit-") and p.name not in KEPT_IN_TMP)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_gamekit_leftovers_in_the_temp_folder():
+    """Fails the session if the suite leaves a new `gamekit-*` entry in the temp folder."""
+    yield
+    if _SUITE_TMP is not None and _SUITE_TMP.is_dir():
+        left = gamekit_leftovers(_SUITE_TMP)
+        if left:
+            pytest.fail(f"the suite left {len(left)} gamekit-* entries in the temp folder {_SUITE_TMP}: {left[:10]}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the suite's temp folder after a passing run (a failing run keeps it to look at)."""
+    if _SUITE_TMP is not None and exitstatus == 0:
+        shutil.rmtree(_SUITE_TMP, ignore_errors=True)

@@ -123,7 +123,7 @@ def test_assign_fixture_writes_a_clean_student_notebook_and_an_autograder():
     nbformat.validate(student)
     assert assign.student_leaks(nbformat.read(FIXTURE, as_version=4), student) == []
     text = "\n".join(c.source for c in student.cells)
-    assert 'PublicChecks("99-fixture-student.ipynb")' in text
+    assert 'PublicChecks("99-fixture")' in text
     assert [q for q in ("q99_1", "q99_2", "q99_4") if f'grader.check("{q}")' in text] == ["q99_1", "q99_2", "q99_4"]
     assert "answer_99_1 = ..." in text and "answer_99_4 = ..." in text
     assert "def alphabeta_value(game, state" in text, "the function header stays for the student to fill in"
@@ -240,3 +240,24 @@ def test_a_class_copys_check_gives_a_short_hint_and_writes_no_file(tmp_path, mon
     right_form = env["grader"].check("q99_1", {"answer_99_1": [5]})
     assert right_form.passed and "hidden tests decide" in repr(right_form)
     assert sorted(p.name for p in tmp_path.iterdir()) == [done.student.name]  # no .OTTER_LOG
+
+
+def test_a_renamed_class_copy_still_checks(tmp_path, monkeypatch):
+    """Saved as bob.ipynb (the form `grade` collects), beside other notebooks, the copy's first cell
+    finds its own tests; where no notebook carries them, the error says what to do."""
+    import shutil
+
+    from assigned import assigned_fixture
+
+    done = assigned_fixture()
+    (tmp_path / "alice-notes.ipynb").write_text('{"cells": [], "metadata": {}}', encoding="utf-8")
+    shutil.copy(done.student, tmp_path / "bob.ipynb")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    init = next(c.source for c in nbformat.read(done.student, as_version=4).cells if "PublicChecks(" in c.source)
+    env: dict = {}
+    exec(init, env)
+    assert repr(env["grader"].check("q99_1", {"answer_99_1": "eleven"})).startswith("q99_1: not yet.")
+    (tmp_path / "bob.ipynb").unlink()
+    with pytest.raises(FileNotFoundError, match="run this notebook from the folder it is saved in"):
+        exec(init, {})

@@ -277,3 +277,12 @@ def test_solutions_set_of_sample(tmp_path, offline_paths):
     assert html.count('<details class="gamekit-solution"') == 4 and "secret-note" not in html
     assert build.remote_resources(html) == []
     assert _modes(paths.solutions) <= {0o644, 0o755}
+
+
+def test_links_in_text_are_underlined_on_pages_and_slides():
+    """axe-core's link-in-text-block: a link in running text differs from its text by more than
+    colour (tests/browser runs axe itself on the built pages)."""
+    rule = re.compile(r"\.jp-RenderedHTMLCommon a:not\(\.anchor-link\)[^{]*\{[^}]*text-decoration: underline")
+    for template in (build.HTML_TEMPLATE, build.SLIDES_TEMPLATE):
+        assert rule.search(template)
+    assert re.search(r"\.reveal \.slides a:not\(\.anchor-link\)\s*\{[^}]*underline", build.SLIDES_TEMPLATE)

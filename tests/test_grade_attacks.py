@@ -335,7 +335,7 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     assert any("Exercise 99.1" in n for n in by["flood-channel"].notes)
     # an answer object that lies is refused with a reason, not taken for what it claims
     notes = " ".join(by["always-equal"].notes)
-    assert "answer_99_1 cannot be graded: a value of type __main__.Yes is not plain data; allowed: None" in notes
+    assert "`answer_99_1` could not be sent to the grader: it is or holds a __main__.Yes" in notes
     # the notebook that claimed its checks passed is flagged for the teacher
     rows = {r["student"]: r for r in csv.DictReader(csv_path.open(encoding="utf-8"))}
     assert "q99_1" in rows["replace-runner"]["flags"]

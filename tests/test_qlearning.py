@@ -625,3 +625,73 @@ def test_the_episode_count_is_kept_by_train_and_cannot_be_set():
     with pytest.raises(AttributeError, match="only|cannot be set"):
         learner.episodes = 3
     assert learner.episodes == 30
+
+
+def _exercise_6_4_judge():
+    """The judge part of Ex. 6.4's hidden test, as the notebook states it (the probe's def removed)."""
+    import nbformat
+
+    from gamekit.course.cases import split_probe
+
+    nb = nbformat.read(ROOT / "notebooks" / "06-q-learning-nim.ipynb", as_version=4)
+    cell = next(c.source for c in nb.cells if "def probe" in c.source and "fast_learner" in c.source)
+    _probe, judge = split_probe(cell)
+    return judge
+
+
+def _judge_says(settings: dict) -> str:
+    from gamekit import WinningPositions as WP
+
+    env = {"QLearner": QLearner, "GAME": GAME, "pile_tuple": pile_tuple, "sorted_piles": sorted_piles,
+           "WinningPositions": WP, "probe": lambda: settings}  # fmt: skip
+    try:
+        exec(_exercise_6_4_judge(), env)
+    except (AssertionError, ValueError) as err:
+        return f"fails: {err}"
+    return "passes"
+
+
+def _settings(learner: QLearner) -> dict:
+    return {k: v for k, v in learner.to_dict().items() if k != "table"}
+
+
+def test_exercise_6_4_is_judged_by_retraining_not_by_a_reported_counter():
+    honest = QLearner(GAME, seed=SEED, encoding=sorted_piles)
+    honest.train(3_000, progress=False)
+    assert _judge_says(_settings(honest)) == "passes"
+    # 20,000 episodes reported as 3,000: the judge's own 3,000 episodes with these settings are not enough
+    cheat = QLearner(GAME, seed=SEED, encoding=PLAIN)
+    cheat.train(20_000, progress=False)
+    assert WinningPositions(GAME, PLAIN).score(cheat) == 167
+    cheat._episodes = 3_000
+    assert _judge_says(_settings(cheat)) == "fails: "
+    # the reported count must be within the budget, and the training repeatable
+    assert "more than 3,000" in _judge_says(_settings(cheat) | {"episodes": 20_000})
+    unseeded = QLearner(GAME, encoding=sorted_piles)
+    unseeded.train(3_000, progress=False)
+    assert "no seed" in _judge_says(_settings(unseeded))
+    assert "not one of" in _judge_says(_settings(honest) | {"encoding": "my_encoding"})
+
+
+def test_retraining_gives_the_table_the_settings_make():
+    learner = QLearner(GAME, alpha=0.3, gamma=0.8, epsilon=0.2, seed=5, target="source", encoding=sorted_piles)
+    learner.train(1_000, progress=False)
+    learner.train(500, progress=False)  # two calls continue one random sequence: the same as 1,500 at once
+    again = QLearner.retrained(learner.to_dict(), GAME, encodings=(PLAIN, sorted_piles))
+    assert again.Q == learner.Q and again.episodes == 1_500 and again.seed == 5
+    with pytest.raises(ValueError, match="lack seed"):
+        QLearner.retrained({k: v for k, v in learner.to_dict().items() if k != "seed"}, GAME, (sorted_piles,))
+    with pytest.raises(ValueError, match="alpha must be a number"):
+        QLearner.retrained(learner.to_dict() | {"alpha": "fast"}, GAME, (sorted_piles,))
+
+
+@pytest.mark.slow
+def test_lesson_runs_file_is_what_the_command_writes(tmp_path):
+    """data/qlearning_runs_357.json (chapter 6's multi-seed experiments) is exactly what its command makes."""
+    out = tmp_path / "runs.json"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_qlearning_runs.py"), "--out", str(out)], check=True, timeout=600
+    )
+    assert json.loads(out.read_text(encoding="utf-8")) == json.loads(
+        (ROOT / "data" / "qlearning_runs_357.json").read_text(encoding="utf-8")
+    )

@@ -153,3 +153,24 @@ def test_self_study_copy_of_a_chapter(tmp_path):
     assert grader.check("q6_1", env | {"answer_6_1": [[3, 4], (1, 4), (2, 4)]}).verdict == "correct"
     assert grader.check("q6_1", env | {"answer_6_1": [(1, 4), (2, 4)]}).verdict == "not yet"
     assert grader.check("q6_4", {}).verdict in ("not yet", "plausible")
+
+
+def test_an_explanation_is_read_by_the_teacher_and_a_wrong_answer_gets_a_hint():
+    """Ex 1.6-like (graded by hand): not "no exercise"; a wrong answer of the right form: a hint, the
+    master's own where it gives one (self_study_hint), else a pointer to the method."""
+    master = nbformat.read(FIXTURE, as_version=4)
+    manual = next(q for q in assign.questions(master) if q.manual)
+    prompt = next(q for q in assign.questions(master) if not q.manual and q.prompt is not None).prompt
+    master.cells[prompt].metadata[assign.SELF_STUDY_HINT] = "count the  moves\n that reach 0"
+    data = assign.self_study_data(master, master, answers={})
+    grader = SelfStudy(data)
+    said = grader.check(manual.name, {})
+    assert said.verdict == "read by your teacher" and "solutions" in said.detail
+    with_hint = next(q for q, v in data["questions"].items() if v.get("hint"))
+    assert data["questions"][with_hint]["hint"] == "count the moves that reach 0"
+    hinted = _checker({"answer_1_1": [3, 5, 11]})
+    hinted.questions["q1_1"]["hint"] = "count the moves that reach 0"
+    wrong = hinted.check("q1_1", {"answer_1_1": [3, 11]})
+    assert wrong.verdict == "not yet" and wrong.detail.endswith("Hint: count the moves that reach 0")
+    plain = _checker({"answer_1_1": [3, 5, 11]}).check("q1_1", {"answer_1_1": [3, 11]})
+    assert "right form" in plain.detail and "Hint: work through the section above" in plain.detail

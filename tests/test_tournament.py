@@ -29,7 +29,7 @@ from gamekit.tournament.schedule import derived_seed, draw_starts, pairings, sch
 
 AGENTS = Path(__file__).parent / "tournament_agents"
 ZOO = sorted((AGENTS / "zoo").glob("*.py"))
-FAST = Limits(move_seconds=0.5, bank_seconds=0.5, startup_seconds=3.0, memory_mb=64, output_kb=64)
+FAST = Limits(move_seconds=0.5, bank_seconds=0.5, startup_seconds=20.0, memory_mb=64, output_kb=64)
 SAMPLES = [AGENTS / "first_free.py", AGENTS / "random_mover.py", AGENTS / "perfect.py"]
 
 

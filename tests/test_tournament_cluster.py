@@ -376,7 +376,10 @@ def test_the_time_bank_pays_for_slow_moves_until_it_is_empty(tmp_path):
         assert r["forfeit"] == seat and r["reason"] == "timeout"
         # each slow move costs 0.2 s of the 0.5 s bank: two moves are paid for, the third is lost
         assert len(r["times"][seat::2]) == 2, r["times"]
-        assert r["seconds"] < 0.5 * 2 + 0.3 + 0.5 + 1.0 + 1.0
+        # the third move is stopped once its 0.3 s and the 0.1 s left in the bank are spent: the claim is
+        # about that kill (the wall clock is only a backstop at twice the time), not the whole game with
+        # its two jails' start-ups
+        assert r["failed_after"] is not None and r["failed_after"] < 2 * (0.3 + 0.1) + 0.25 + 1.0
 
 
 def test_a_local_run_needs_nothing_of_dask(tmp_path):

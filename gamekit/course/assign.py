@@ -358,9 +358,15 @@ def _run_otter_assign(master: Path, result: Path, run_tests: bool, timeout: floa
         raise RuntimeError(f"otter assign {master.name} failed:\n{out[-4000:]}")
 
 
+#: Where a self-study build puts its autograder copies (below the output folder), apart from the
+#: class's `autograder/` that `grade` reads: building self-study copies never changes class grading.
+SELF_STUDY_AUTOGRADER = "self-study-autograder"
 #: Tag of an exercise's prompt cell when its answer variables have no single right value
 #: (for example a rate measured with the student's own random draws).
 PLAUSIBLE_TAG = "self-study-plausible"
+#: Key in an exercise's prompt-cell metadata: a one-line hint that a self-study copy shows for a wrong
+#: answer of the right form (it must not give the answer away).
+SELF_STUDY_HINT = "self_study_hint"
 #: Tag of an exercise's prompt cell whose answer is a list that may come in any order.
 UNORDERED_TAG = "self-study-unordered"
 _ANSWER_VAR = re.compile(r"^\s*(answer_\w+)\s*=", re.M)
@@ -399,7 +405,10 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
     public = student.metadata.get("otter", {}).get("tests", {})
     data: dict = {"salt": salt, "questions": {}}
     for q in questions(master):
-        if q.manual:
+        if q.manual:  # an explanation: the copy says it is read by the teacher, never "no exercise"
+            prompt = master.cells[q.prompt] if q.prompt is not None else None
+            found = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
+            data["questions"][q.name] = {"label": found.group(1) if found else q.name, "manual": True}
             continue
         solution = "\n".join(master.cells[i].source for i in q.solution_cells if master.cells[i].cell_type == "code")
         names = list(dict.fromkeys(_ANSWER_VAR.findall(solution)))
@@ -423,6 +432,9 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
             "unordered": any_order,
             "functions": bool(re.search(r"^\s*(def|class)\s", solution, re.M)),
         }
+        hint = prompt.metadata.get(SELF_STUDY_HINT) if prompt is not None else None
+        if isinstance(hint, str) and hint.strip():
+            data["questions"][q.name]["hint"] = " ".join(hint.split())
     return data
 
 
@@ -443,7 +455,7 @@ def class_copy(student: nbformat.NotebookNode, file_name: str) -> nbformat.Noteb
         '# The public checks: grader.check("...") under each exercise says "not yet" with a hint, or that\n'
         "# your answer has the right form (your teacher's hidden tests decide whether it is right).\n"
         "from gamekit.course.checks import PublicChecks\n\n"
-        f'grader = PublicChecks("{file_name}")'
+        f'grader = PublicChecks("{student.metadata.get("otter", {}).get("assignment_name") or file_name}")'
     )
     _replace_init_cell(nb, init)
     return nb
@@ -483,7 +495,9 @@ def assign_notebook(
     clean = without_teacher_cells(nb)
     folder = out / ("self-study" if self_study else "student")
     folder.mkdir(parents=True, exist_ok=True)
-    (out / "autograder").mkdir(parents=True, exist_ok=True)
+    # the class's autograders (what `grade` reads) are never touched by a self-study build
+    graders = out / (SELF_STUDY_AUTOGRADER if self_study else "autograder")
+    graders.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="assign-") as tmp:
         source = Path(tmp) / master.name
         nbformat.write(clean, source)
@@ -505,13 +519,13 @@ def assign_notebook(
             raise ValueError(f"the student copy of {master.name} would leak: " + "; ".join(leaks[:5]))
         student = folder / file_name
         nbformat.write(student_nb, student)
-        autograder = out / "autograder" / f"{master.stem}-autograder.zip"
+        autograder = graders / f"{master.stem}-autograder.zip"
         shutil.copyfile(zips[0], autograder)
         from .cases import SPEC_FILE, spec
 
         with zipfile.ZipFile(autograder, "a") as z:  # what `grade` runs: tests split into probe and judge
             z.writestr(SPEC_FILE, json.dumps(spec(nb), indent=1))
-    listing = out / "autograder" / f"{master.stem}-questions.json"
+    listing = graders / f"{master.stem}-questions.json"
     listing.write_text(
         json.dumps(
             {

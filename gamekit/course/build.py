@@ -233,6 +233,9 @@ _READABLE_CSS = """<style>
 .highlight .sd, .highlight .s, .highlight .s1, .highlight .s2, .highlight .sa { color: #a3261f !important; }
 .highlight .nd { color: #5c4d8f !important; } .highlight .gp, .highlight .go { color: #555 !important; }
 :focus-visible { outline: 3px solid #1a4f8a !important; outline-offset: 2px; }
+/* a link in running text is underlined, not told apart by its colour alone (axe: link-in-text-block) */
+.jp-RenderedHTMLCommon a:not(.anchor-link), .reveal .slides a:not(.anchor-link)
+  { text-decoration: underline !important; text-underline-offset: 0.15em; }
 .gamekit-data summary { cursor: pointer; }
 </style>"""
 # The widget renderer draws a widget's pictures (ipywidgets' Image) without alt text and a slider's

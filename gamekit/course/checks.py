@@ -5,24 +5,32 @@ check is a doctest trace with paths into Python's library, and every check appen
 `.OTTER_LOG` file beside the notebook. The class copies that `assign` makes start with
 
     from gamekit.course.checks import PublicChecks
-    grader = PublicChecks("04-game-trees-student.ipynb")
+    grader = PublicChecks("04-game-trees")
 
 instead: the same tests run by otter, shown in one or two lines each ("not yet" and the test's
 hint; or "the public checks pass", which says only that the answer has the right form, since the
 teacher's hidden tests decide), and no file is written beside the notebook.
+
+The public tests live in the notebook file's metadata. `PublicChecks` takes the assignment's name,
+not a file name, and finds the file itself: the notebook Jupyter says is running, else a notebook
+in the working folder that carries this assignment's tests (every copy of one assignment carries
+the same ones). So a copy renamed to `bob.ipynb`, as `grade` collects them, still checks.
 """
 
 from __future__ import annotations
 
 import html
 import inspect
+import json
+import os
+from pathlib import Path
 from typing import Any
 
 import otter
 
 from ..sandbox.plain import graded_answers
 
-__all__ = ["CheckResult", "PublicChecks"]
+__all__ = ["CheckResult", "find_notebook", "PublicChecks"]
 
 
 class CheckResult:
@@ -54,8 +62,48 @@ class CheckResult:
         return f'<p role="status" style="color: {colour}">{body}</p>'
 
 
+def _assignment_of(path: Path) -> str | None:
+    """The otter assignment name a notebook file carries (None if it is not a readable notebook)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f).get("metadata", {}).get("otter", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    return meta.get("assignment_name") if isinstance(meta, dict) and "tests" in meta else None
+
+
+def find_notebook(assignment: str, folder: str | Path = ".") -> str:
+    """The notebook file whose public tests `PublicChecks` reads for `assignment`.
+
+    `assignment` may also be a file name (the copies of earlier versions name their file): used
+    if it exists. Else the notebook Jupyter runs (`JPY_SESSION_NAME`), if it carries the assignment,
+    else the first notebook in `folder` that does. A FileNotFoundError says what to do otherwise.
+    """
+    folder = Path(folder)
+    if assignment.endswith(".ipynb") and (folder / assignment).is_file():
+        return str(folder / assignment)
+    name = assignment.removesuffix(".ipynb").removesuffix("-student")
+    running = os.environ.get("JPY_SESSION_NAME", "")
+    candidates = [Path(running)] if running.endswith(".ipynb") else []
+    candidates += sorted(folder.glob("*.ipynb"))
+    for path in candidates:
+        if path.is_file() and _assignment_of(path) == name:
+            return str(path)
+    raise FileNotFoundError(
+        f"the public checks of {name!r} are read from this notebook's file, and no notebook in "
+        f"{folder.resolve()} carries them: run this notebook from the folder it is saved in "
+        "(any file name will do)"
+    )
+
+
 class PublicChecks(otter.Notebook):
-    """otter's `Notebook` that reports checks briefly (`CheckResult`) and keeps no log file."""
+    """otter's `Notebook` that reports checks briefly (`CheckResult`) and keeps no log file.
+
+    `assignment`: the assignment's name (or its file's name); the notebook file is found by
+    `find_notebook`, so renaming the copy changes nothing."""
+
+    def __init__(self, assignment: str | None = None, **kwargs: Any):
+        super().__init__(find_notebook(assignment) if assignment else None, **kwargs)
 
     def _log_event(self, *args: Any, **kwargs: Any) -> None:  # no .OTTER_LOG beside the notebook
         return None

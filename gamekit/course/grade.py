@@ -98,6 +98,8 @@ STOPPED_CELL = "raise RuntimeError({message!r})  # gamekit grade: this cell was 
 # otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings
 EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*Exercise\s+([0-9]+\.[0-9]+)", re.S)
 CHECK = re.compile(r"grader\.check\(\s*['\"]([^'\"]+)['\"]")
+#: What the sandbox may report as the type of a cell's error (a name, bounded; anything else is not shown).
+ERROR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,79}")
 #: Most bytes one line of the sandbox's reports may have (an answer is at most plain.MAX_BYTES),
 #: and all its reports together.
 LINE_BYTES = plain.MAX_BYTES + 4096
@@ -152,6 +154,7 @@ class SandboxRun:
     names: dict[str, dict] = field(default_factory=dict)  # answer -> {"value": tagged JSON text} or {"why": ...}
     probes: dict[str, dict] = field(default_factory=dict)  # case id -> {"value": ...} or {"why": ...}
     checks: dict[str, bool] = field(default_factory=dict)  # public case id -> passed in the student's own run
+    failed: dict[int, str] = field(default_factory=dict)  # cell index -> the type of the error it raised
     error: str | None = None
     rounds: int = 0
 
@@ -242,6 +245,10 @@ def _run_once(
                     deadline, late = until(cell_timeout)
                 elif msg.get("ready") is True:
                     break
+                elif type(msg.get("done")) is int and msg.get("ok") is False:  # a cell that raised: its error's type
+                    kind = msg.get("error")
+                    named = isinstance(kind, str) and ERROR_NAME.fullmatch(kind) is not None
+                    result.failed[msg["done"]] = str(kind) if named else "an exception"
             current = ("job", None)
             proc.stdin.write((json.dumps(job) + "\n").encode())
             proc.stdin.flush()
@@ -471,6 +478,8 @@ class SubmissionResult:
     stopped: dict = field(default_factory=dict)  # question -> why its cell was stopped (time, a crash)
     flags: list[str] = field(default_factory=list)  # for the teacher: signs that the notebook lied about checks
     missing_checks: list[str] = field(default_factory=list)  # questions whose grader.check cell was deleted
+    errors: dict = field(default_factory=dict)  # question -> how its cell failed ("... has a syntax error")
+    unsent: dict = field(default_factory=dict)  # question -> why its answers could not reach the grader
 
     def score(self, name: str) -> float:
         return float(self.questions.get(name, {}).get("score", 0.0))
@@ -509,11 +518,24 @@ def assemble(
             _, question = exercise_of(nb, index)
             if question:
                 res.stopped[question] = why
-    # an answer that could not travel and that a graded test needed: say why (it is about the student's own value)
+    _note_cell_errors(res, nb, run)
+    # an answer that could not travel and that a graded test needed: say why, once, and what to change
     needed = {n for q in grader.spec["questions"] for c in q["cases"] if c["hidden"] for n in c["names"]}
-    for name, item in sorted(run.names.items()):
-        if name in needed and "cannot be graded" in item.get("why", ""):
-            res.notes.append(item["why"])
+    unsent = {
+        name: _unsent_reason(name, item["why"])
+        for name, item in sorted(run.names.items())
+        if name in needed and "cannot be graded" in item.get("why", "")
+    }
+    blank = [name for name, why in unsent.items() if why is None]
+    if blank:
+        res.notes.append(f"not answered (still `...`): {', '.join(blank)}")
+    res.notes += [why for why in unsent.values() if why is not None]
+    for q in grader.spec["questions"]:
+        names = [n for c in q["cases"] for n in c["names"] if n in unsent]
+        if names:
+            res.unsent[q["name"]] = "; ".join(
+                dict.fromkeys(unsent[n] or f"not answered: `{n}` is still `...`" for n in names)
+            )
     claims = _saved_check_claims(nb) if nb is not None else set()
     for q in grader.spec["questions"]:
         if q["manual"]:
@@ -550,6 +572,46 @@ def assemble(
         if q["name"] in claims and public_failed:
             res.flags.append(f"{q['name']}: the saved notebook says its check passed; the grader's public checks fail")
     return res
+
+
+#: Errors that mean the cell's code could not even be read.
+SYNTAX_ERRORS = ("SyntaxError", "IndentationError", "TabError")
+_NOT_PLAIN = re.compile(r"a value of type ([A-Za-z0-9_.]{1,120}) is not plain data")
+
+
+def _note_cell_errors(res: SubmissionResult, nb: nbformat.NotebookNode | None, run: SandboxRun) -> None:
+    """Say which of the student's cells raised an error in the grader's run, and of what type: in
+    the exercise's row (`res.errors`), or as a note for a syntax error outside the exercises. The
+    checker's own cells (`grader = ...`, `grader.check(...)`) are not the student's and are left out."""
+    if nb is None:
+        return
+    for index, kind in sorted(run.failed.items()):
+        if index in run.stopped or not 0 <= index < len(nb.cells) or nb.cells[index].cell_type != "code":
+            continue
+        source = nb.cells[index].source
+        if CHECK.search(source) or re.search(r"^\s*grader\s*=", source, re.M):
+            continue
+        label, question = exercise_of(nb, index)
+        what = "has a syntax error" if kind in SYNTAX_ERRORS else f"stopped with an error ({kind})"
+        if question:
+            res.errors.setdefault(question, f"{label} {what}: fix it so that the cell runs, then run the check again")
+        elif kind in SYNTAX_ERRORS:
+            res.notes.append(f"{label} {what} ({kind}); the cells after it ran anyway")
+
+
+def _unsent_reason(name: str, why: str) -> str | None:
+    """What the student reads when `name` could not cross to the grader as plain data; None when it
+    is still `...` (not answered)."""
+    found = _NOT_PLAIN.search(why)
+    if found and found.group(1) == "builtins.ellipsis":
+        return None
+    if found:
+        return (
+            f"`{name}` could not be sent to the grader: it is or holds a {found.group(1)}, which is not plain data. "
+            "Use only None, True/False, numbers, strings, Fraction, and lists, tuples, sets or dicts of them "
+            "(a NamedTuple or dataclass: tuple(...) of its fields; a NumPy array: .tolist())"
+        )
+    return f"`{name}` could not be sent to the grader: {why.partition(': ')[2] or why}"
 
 
 def _judge(grader: Autograder, runs: list[tuple[str, SandboxRun]]) -> dict[str, dict]:
@@ -627,13 +689,18 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
         public = [c for c in got["cases"] if not c["hidden"]]
         detail = []
         failed_public = [c for c in public if not c["passed"]]
+        blank = "not answered" in res.unsent.get(name, "")
         if name in res.stopped:  # its hints would mislead: the answer never ran to the end
             detail.append(e(f"not checked: {res.stopped[name]}; make the cell finish, then run the check again"))
-            failed_public = []
-        elif public:
-            detail.append(f"public checks passed: {len(public) - len(failed_public)} of {len(public)}")
-        for c in failed_public:
-            detail.append("hint: " + e(c["hint"] or "a public check failed; run grader.check in your notebook"))
+        else:
+            if name in res.errors:  # first that the code failed (which cell, the error's type)
+                detail.append(e(res.errors[name]))
+            if name in res.unsent:  # not answered, or an answer that cannot reach the grader and why
+                detail.append(e(res.unsent[name]))
+            if public and not blank:
+                detail.append(f"public checks passed: {len(public) - len(failed_public)} of {len(public)}")
+                for c in failed_public:
+                    detail.append("hint: " + e(c["hint"] or "a public check failed; run grader.check in your notebook"))
         if hidden:
             detail.append(f"hidden tests passed: {sum(c['passed'] for c in hidden)} of {len(hidden)}")
         rows.append(
@@ -649,7 +716,14 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
             "by the autograder's copy of the tests"
         )
     possible = sum(float(q["points"] or 0) for q in grader.questions if not q.get("manual"))
+    by_hand = sum(float(q["points"] or 0) for q in grader.questions if q.get("manual"))
     notes_html = "".join(f"<li>{e(n)}</li>" for n in notes) or "<li>none</li>"
+    hand_text = (
+        f'; {by_hand:g} more points (exercises marked "graded by your teacher") come on top, '
+        f"{possible + by_hand:g} in all"
+        if by_hand
+        else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(grader.name)}: feedback for {e(res.student)}</title>
 <style>body {{ font-family: sans-serif; max-width: 52em; margin: 2em auto; }}
@@ -657,7 +731,7 @@ table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding
 </style></head><body>
 <h1>{e(grader.name)}</h1>
 <p>Feedback for <b>{e(res.student)}</b> ({e(res.path.name)}): <b>{res.total:g} of {possible:g}</b> points
-from the autograder; exercises marked "graded by your teacher" come on top.</p>
+from the autograder{e(hand_text)}.</p>
 <table><tr><th>exercise</th><th>points</th><th>details</th></tr>
 {"".join(rows)}
 </table>
@@ -683,14 +757,17 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
                 f"{q} (by hand, {float(g['points'] or 0):g} points)" if q in manual else q
                 for q, g in zip(qnames, grader.questions)
             ]
-            w.writerow(["student", *header, "total", "possible", "file", "notes", "flags"])
+            # possible: the autograder's points; "possible by hand": the points the teacher adds
+            w.writerow(["student", *header, "total", "possible", "possible by hand", "file", "notes", "flags"])
             possible = sum(float(q["points"] or 0) for q in grader.questions if q["name"] not in manual)
+            by_hand = sum(float(q["points"] or 0) for q in grader.questions if q["name"] in manual)
             for r in rows:
-                notes = ([r.error] if r.error else []) + r.notes
+                notes = ([r.error] if r.error else []) + list(r.errors.values()) + r.notes
                 w.writerow(
                     [r.student]
                     + ["" if q in manual else f"{r.score(q):g}" for q in qnames]
-                    + [f"{r.total:g}", f"{possible:g}", r.path.name, " | ".join(n.splitlines()[0] for n in notes)]
+                    + [f"{r.total:g}", f"{possible:g}", f"{by_hand:g}", r.path.name]
+                    + [" | ".join(n.splitlines()[0] for n in notes)]
                     + [" | ".join(r.flags)]
                 )
         feedback = out / "feedback" / name

@@ -8,8 +8,10 @@ through a salted hash, so the copy holds no answer in any form. Answers written 
 equal count as correct: `canonical` puts them in one normal form first (a list and a tuple of
 the same items are the same; a float equal to a simple fraction is that fraction; a word is
 compared without case and surrounding spaces). Exercises without a single right answer (a
-function to write, a measured rate, an explanation) get "plausible: your teacher's tests decide"
-when their public checks pass.
+function to write, a measured rate) get "plausible: your teacher's tests decide" when their public
+checks pass; an explanation (an exercise graded by hand) gets "read by your teacher" and a pointer to
+the solutions. A wrong answer of the right form gets the exercise's own hint where its master gives
+one (`self_study_hint` in the prompt cell's metadata), else a pointer to the method.
 
 This is a study aid, not a grader: the hashes can be tried answer by answer, exactly as a
 student could try answers in the check itself.
@@ -170,6 +172,13 @@ class SelfStudy:
             env = sys._getframe(1).f_globals
         q = self.questions[name]
         label = q.get("label", name)
+        if q.get("manual"):  # an explanation: no check can say whether it is right
+            return CheckResult(
+                label,
+                "read by your teacher",
+                "no automatic check for this exercise: compare your answer with the solutions "
+                "(python -m gamekit.course solutions)",
+            )
         for var in q.get("answers", {}):
             if var not in env or env[var] is Ellipsis:
                 return CheckResult(label, "not yet", f"give `{var}` a value (it is still `...` or missing)")
@@ -184,7 +193,12 @@ class SelfStudy:
             wrong = [var for var, digest in q["answers"].items() if self._digest(env[var], q) != digest]
             if wrong:
                 names = ", ".join(f"`{v}`" for v in wrong)
-                return CheckResult(label, "not yet", f"{names} passes the checks but is not the right answer yet")
+                hint = q.get("hint") or (
+                    "work through the section above the exercise again: its method, applied step by step, gives it"
+                )
+                return CheckResult(
+                    label, "not yet", f"{names} has the right form but is not the right answer yet. Hint: {hint}"
+                )
             if q.get("functions"):
                 return CheckResult(label, "correct", "your code itself is judged by your teacher's tests")
             return CheckResult(label, "correct")

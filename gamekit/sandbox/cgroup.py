@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shlex
 import signal
 import time
 from pathlib import Path
@@ -171,6 +172,49 @@ def _empty(folder: Path, patience: float = 5.0) -> None:
         time.sleep(0.005)
 
 
+def _remove(folder: Path) -> None:
+    """Kill everything in a jail's group `folder` and remove it with its game groups."""
+    for sub in [p for p in folder.iterdir() if p.is_dir()]:
+        _empty(sub)
+        with contextlib.suppress(OSError):
+            sub.rmdir()
+    _empty(folder)
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_SWEPT: set[int] = set()
+
+
+def sweep_stale() -> list[str]:
+    """Remove the groups of jails whose teacher's process is gone (killed before it could clean up:
+    `kill -9`, a power cut); once per process. Returns the names removed."""
+    if os.getpid() in _SWEPT:
+        return []
+    _SWEPT.add(os.getpid())
+    removed = []
+    for controller in JAIL_CONTROLLERS:
+        parent = _v1_parent(controller)
+        if parent is None:
+            continue
+        for folder in parent.glob("gamekit-*-*"):
+            owner = folder.name.split("-")[1]
+            if owner.isdigit() and not _alive(int(owner)):
+                _remove(folder)
+                removed.append(f"{controller}/{folder.name}")
+    return removed
+
+
 class JailGroup:
     """The control groups of one jail (see the module docstring); `None`-free: with signals only it
     holds nothing but makes `GameGroup`s that stop by signal."""
@@ -179,6 +223,7 @@ class JailGroup:
         self.folders: dict[str, Path] = {}
         if mechanism() != "cgroup-v1":
             return
+        sweep_stale()
         name = f"gamekit-{os.getpid()}-{next(_COUNTER)}"
         try:
             for controller in JAIL_CONTROLLERS:
@@ -238,7 +283,7 @@ class JailGroup:
         """`argv` started inside the jail's groups (a shell joins them, then becomes `argv`)."""
         if not self.active:
             return argv
-        joins = " && ".join(f"echo $$ > {self.folders[c] / 'cgroup.procs'}" for c in JAIL_CONTROLLERS)
+        joins = " && ".join(f"echo $$ > {shlex.quote(str(self.folders[c] / 'cgroup.procs'))}" for c in JAIL_CONTROLLERS)
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *argv]
 
     def game(self, pid: int) -> GameGroup:
@@ -253,19 +298,9 @@ class JailGroup:
         """Kill every process of the jail and remove its groups."""
         if not self.folders:
             return
-        memory = self.folders.get("memory")
-        freezer = self.folders.get("freezer")
-        if freezer is not None:
-            for sub in [p for p in freezer.iterdir() if p.is_dir()]:
-                _empty(sub)
-        if memory is not None:
-            _empty(memory)
-        for folder in self.folders.values():
-            for sub in [p for p in folder.iterdir() if p.is_dir()]:
-                with contextlib.suppress(OSError):
-                    sub.rmdir()
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        for controller in ("freezer", "memory", "pids", "cpuacct"):  # thawed and killed first
+            if controller in self.folders:
+                _remove(self.folders[controller])
         self.folders = {}
 
 

@@ -9,7 +9,7 @@ clock, and rebuilds answers only as plain data (`gamekit.sandbox.plain`).
 Protocol (one JSON object per line; requests on stdin, reports on the file descriptor given):
 
     request 1  {"cells": [source, ...], "limits": {"memory_mb": ..., "file_mb": ...}}
-    reports    {"cell": i}  (started)   {"done": i, "ok": bool}   ...   {"ready": true}
+    reports    {"cell": i}  (started)   {"done": i, "ok": bool[, "error": type name]}   ...   {"ready": true}
     request 2  {"names": [...], "probes": [{"id": k, "code": source}], "checks": [{"id": k, "code": source}]}
     reports    {"name": n, "value": tagged JSON} | {"name": n, "missing": true} | {"name": n, "refused": why}
                {"probe": k}  {"probe_done": k, "value": ...} | {"probe_done": k, "error": why}
@@ -68,13 +68,22 @@ def make_shell() -> Any:
     return InteractiveShell.instance(config=config)
 
 
-def run_cell(shell: Any, source: str) -> bool:
-    """Run one cell; True if it ended without an exception."""
+def cell_error(shell: Any, source: str) -> str | None:
+    """Run one cell; None if it ended without an exception, else the exception's type name (for the
+    feedback page: which cell failed and how, e.g. "SyntaxError")."""
     try:
         result = shell.run_cell(source, store_history=False, silent=True)
-    except BaseException:
-        return False
-    return bool(result.success)
+    except BaseException as exc:
+        return type(exc).__name__[:80]
+    if result.success:
+        return None
+    error = result.error_before_exec or result.error_in_exec
+    return type(error).__name__[:80] if error is not None else "Exception"
+
+
+def run_cell(shell: Any, source: str) -> bool:
+    """Run one cell; True if it ended without an exception."""
+    return cell_error(shell, source) is None
 
 
 def _describe(exc: BaseException) -> str:
@@ -93,7 +102,8 @@ def main(fd: int) -> None:
     shell = make_shell()
     for i, source in enumerate(request["cells"]):
         send({"cell": i})
-        send({"done": i, "ok": run_cell(shell, source)})
+        error = cell_error(shell, source)
+        send({"done": i, "ok": error is None} | ({"error": error} if error else {}))
     send({"ready": True})
     job = json.loads(sys.stdin.readline())
     namespace = shell.user_ns

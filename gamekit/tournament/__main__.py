@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -153,12 +154,59 @@ def _play(t: Tournament, args: argparse.Namespace) -> int:
     return 0
 
 
+def _sidecars(db: Path) -> list[Path]:
+    """The database file and SQLite's write-ahead log and journal beside it."""
+    return [db, *(db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))]
+
+
+def _stored_games(db: Path) -> int | None:
+    """How many games `db` holds; None if it holds no tournament set-up (or is no tournament file)."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+            if con.execute("SELECT 1 FROM meta WHERE key = 'config'").fetchone() is None:
+                return None
+            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return None
+
+
+def _existing_db_advice(db: Path) -> str:
+    """What to do when `run` is given a database that exists already."""
+    games = _stored_games(db)
+    if games is None:
+        return (
+            f"{db} exists but holds no tournament (a run that stopped before it was set up, or another file): "
+            f"delete it ({db}) and run again, or choose a new --db file"
+        )
+    if games == 0:
+        return (
+            f"{db} holds a tournament set up earlier with no game played yet: `resume --db {db}` plays it as it was "
+            f"set up; to start over with these options, delete {db} first (or choose a new --db file)"
+        )
+    return f"{db} exists with {games} games played: `resume --db {db}` continues it; or choose a new --db file"
+
+
+def _discard_unplayed(db: Path, t: Tournament | None) -> None:
+    """Delete the database of a `run` that failed before any game was stored (nothing is lost)."""
+    if t is not None:
+        t.close()
+    played = _stored_games(db)
+    if not played:
+        for path in _sidecars(db):
+            path.unlink(missing_ok=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return _main(args)
     except SandboxUnavailable as exc:
         print(f"refused: {exc}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:  # a submission or database path that is not there
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     except ValueError as exc:  # a bad option (a scheduler without TLS, missing certificates): said before any game
         print(f"error: {exc}", file=sys.stderr)
@@ -205,27 +253,38 @@ def _main(args: argparse.Namespace) -> int:
             print(f"{e.status:>8}  {e.id}  {e.name}" + (f"  — {e.reason}" if e.reason else ""))
         return 0 if all(e.status == "accepted" for e in entrants) else 1
     if args.command == "run":
-        if Path(args.db).exists():
-            print(f"{args.db} exists: `resume --db {args.db}` continues it; or choose a new file", file=sys.stderr)
+        db = Path(args.db)
+        if db.exists():
+            print(_existing_db_advice(db), file=sys.stderr)
             return 2
-        t = Tournament(
-            args.db,
-            args.agents,
-            game=args.game,
-            params=dict(args.param),
-            starts=args.starts,
-            seed=args.seed,
-            format=args.format,
-            opening=args.opening,
-            gauntlet=args.gauntlet,
-            limits=_limits(args),
-            trusted_code=args.trusted_code,
-        )
-        t.require_sandbox()
-        if args.report:  # remembered, so that `resume` writes the report the run was asked for
-            t.store.set_meta("report", str(Path(args.report).resolve()))
-        return _play(t, args)
+        created: Tournament | None = None
+        try:
+            created = t = Tournament(
+                args.db,
+                args.agents,
+                game=args.game,
+                params=dict(args.param),
+                starts=args.starts,
+                seed=args.seed,
+                format=args.format,
+                opening=args.opening,
+                gauntlet=args.gauntlet,
+                limits=_limits(args),
+                trusted_code=args.trusted_code,
+            )
+            t.require_sandbox()
+            if args.report:  # remembered, so that `resume` writes the report the run was asked for
+                t.store.set_meta("report", str(Path(args.report).resolve()))
+            return _play(t, args)
+        except BaseException:
+            _discard_unplayed(db, created)  # a run that fails before its first game leaves no file behind
+            raise
     if args.command == "resume":
+        if Path(args.db).exists() and _stored_games(Path(args.db)) is None:
+            raise ValueError(
+                f"{args.db} holds no tournament (a run that stopped before it was set up): "
+                f"delete {args.db} and start again with `run ... --db {args.db}`"
+            )
         t = Tournament.open(args.db, trusted_code=args.trusted_code)
         t.require_sandbox()
         if not args.report:

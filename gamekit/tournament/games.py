@@ -345,6 +345,9 @@ class JailedRules:
         except AgentFailure as failure:
             self.close()
             raise GameFailure(f"the game {ref.name} failed to load: {failure.reason}: {failure.detail}") from None
+        except GameFailure:  # the game's process answered with an error (an unknown class): it ends too
+            self.close()
+            raise
 
     def _ask(self, message: dict[str, Any], doing: str) -> dict[str, Any]:
         try:

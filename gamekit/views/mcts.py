@@ -237,7 +237,17 @@ def plot_estimates(
     ax.legend(fontsize=12, loc="center right")
     if title:
         ax.set_title(title, fontsize=14)
-    return ax
+    ends = "; ".join(
+        f"{move_label(move)} ({'winning' if move in winning else 'losing'}) "
+        f"{series[0]:.2f} after 1 iteration, {series[-1]:.2f} after {len(series):,}"
+        for move, series in history.items()
+        if series
+    )
+    return set_alt(
+        ax,
+        f"Line chart{f' ({title})' if title else ''}: the estimated win probability of each root move "
+        f"against the iteration (log scale): {ends}",
+    )
 
 
 def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], str] = str, chosen: Any = None) -> str:
