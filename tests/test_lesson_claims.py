@@ -190,8 +190,8 @@ def test_exercise_2_9_does_not_credit_a_typed_share():
     share = [30 - fixed(30, rng) for _ in range(3000)].count(11) / 3000
     base = {"np": np, "SEED": seed}
     typed = base | {"next_move_random_fixed": buggy, "answer_2_9": 1 / 3}
-    assert not _run_hidden("02-red-and-blue-numbers", "q2_9", typed, containing="answer_2_9")
-    assert _run_hidden("02-red-and-blue-numbers", "q2_9", base | {"next_move_random_fixed": fixed, "answer_2_9": share})
+    assert not _run_hidden("02-red-blue-part-ii", "q2_9", typed, containing="answer_2_9")
+    assert _run_hidden("02-red-blue-part-ii", "q2_9", base | {"next_move_random_fixed": fixed, "answer_2_9": share})
 
 
 # -- text hygiene -------------------------------------------------------------------------------

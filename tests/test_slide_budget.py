@@ -112,3 +112,19 @@ def test_the_start_page_says_what_needs_linux():
     text = "\n".join(c.source for c in start.cells)
     assert "Linux or macOS" not in text and "no\nDocker" not in text and "no Docker" not in text
     assert "not a sandbox" in text and "container" in text and "WSL 2" in text
+
+
+def test_the_build_finds_both_parts_of_lesson_02(monkeypatch):
+    """Lesson 02 comes in two parts with one number: `02` selects both, in order, and so does the
+    build's default glob; each part is an assignment of its own."""
+    from conftest import ROOT
+
+    from gamekit.course import assign
+
+    monkeypatch.chdir(ROOT)
+    parts = [p.name for p in build.course_notebooks(["02"])]
+    assert parts == ["02-red-and-blue-numbers.ipynb", "02-red-blue-part-ii.ipynb"]
+    every = [p.name for p in build.course_notebooks()]
+    assert every.index(parts[0]) + 1 == every.index(parts[1])
+    names = [assign.assignment_name(nbformat.read(ROOT / "notebooks" / p, as_version=4)) for p in parts]
+    assert names == ["02-red-and-blue-numbers", "02-red-blue-part-ii"]

@@ -928,13 +928,14 @@ def course_notebooks(names: Iterable[str | Path] = (), chapters_only: bool = Fal
         if path.is_file():
             chosen.append(path)
             continue
+        # a two-digit number selects the lesson, every part of it (02: part I and part II)
         matches = sorted(folder.glob(f"{name}-*.ipynb")) if re.fullmatch(r"\d\d", str(name)) else []
-        if len(matches) != 1:
+        if not matches:
             raise ValueError(
                 f"no notebook {name!r}: give a path to an .ipynb file or a two-digit "
                 f"chapter number (found in {folder}: {[p.name for p in sorted(folder.glob('*.ipynb'))]})"
             )
-        chosen.append(matches[0])
+        chosen.extend(matches)
     if not chosen:
         chosen = sorted(folder.glob("[0-9][0-9]-*.ipynb"))
         if chapters_only:
