@@ -318,7 +318,7 @@ def _neighbours_html(results: Results, rows: Sequence[Standing], ratings: Any = 
     lines = [
         head + f"<p class='small'>{len(nb)} comparisons: each agent against the one ranked just below "
         "it, by the 95 % interval of the difference of their ratings (not by overlapping bars: two bars "
-        f"can overlap while the difference is clear). {_e(HOLM_NOTE)}.</p>",
+        f"can overlap while the difference is clear). {_e(HOLM_NOTE[:1].upper() + HOLM_NOTE[1:])}.</p>",
         "<table><tr><th class='name' scope='col'>pair</th><th scope='col'>difference (Elo)</th>"
         "<th scope='col'>95% interval</th><th class='name' scope='col'>order</th></tr>",
     ]
