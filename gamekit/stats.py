@@ -255,18 +255,22 @@ def _objective_batch(
     X: np.ndarray, V: np.ndarray, C: np.ndarray, n: int, prior: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_objective` for R parameter vectors X (R, d) and count arrays C (R, P, K) at once."""
-    eta = np.einsum("pkd,rd->rpk", V, X)
+    P, K, d = V.shape
+    eta = (X @ V.reshape(P * K, d).T).reshape(X.shape[0], P, K)
     lse = np.logaddexp.reduce(eta, axis=2) if eta.shape[2] else np.zeros(eta.shape[:2])
     pi = np.exp(eta - lse[:, :, None])
     N = C.sum(axis=2)
     f = (C * eta).sum(axis=(1, 2)) - (N * lse).sum(axis=1)
-    mean = np.einsum("rpk,pkd->rpd", pi, V)
-    R, (P, K, d) = X.shape[0], V.shape
+    mean = np.matmul(pi[:, :, None, :], V[None])[:, :, 0, :]  # Σ_k π_k V_k per pair
+    R = X.shape[0]
     flat = V.reshape(P * K, d)
     g = C.reshape(R, P * K) @ flat - np.einsum("rp,rpd->rd", N, mean)
-    outer = (flat[:, :, None] * flat[:, None, :]).reshape(P * K, d * d)  # V_pk V_pk^T, flattened
+    from scipy.sparse import csr_matrix
+
+    # V_pk V_pk^T, flattened: each row has a handful of non-zeros (two agents and ln ν), so sparse
+    outer = csr_matrix((flat[:, :, None] * flat[:, None, :]).reshape(P * K, d * d))
     H = -(
-        ((N[:, :, None] * pi).reshape(R, P * K) @ outer).reshape(R, d, d)
+        np.asarray(outer.T @ (N[:, :, None] * pi).reshape(R, P * K).T).T.reshape(R, d, d)
         - (N[:, :, None] * mean).transpose(0, 2, 1) @ mean
     )
     if prior > 0:  # prior/2 virtual wins and prior/2 virtual losses against strength 1 (rating 0)
@@ -659,7 +663,9 @@ def _profile_interval(
             if abs(outer) > 1e4:
                 raise ValueError("the profile likelihood does not fall far enough: use prior > 0")
             inner, outer = outer, outer * 2
-        for _ in range(60):  # bisection: drop_at(inner) < drop <= drop_at(outer)
+        for _ in range(60):  # bisection: drop_at(inner) < drop <= drop_at(outer), to 1e-9 relative
+            if abs(outer - inner) <= 1e-9 * max(1.0, abs(outer)):
+                break
             mid = (inner + outer) / 2
             if drop_at(mid)[1] < drop:
                 inner = mid

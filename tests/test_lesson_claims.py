@@ -346,3 +346,28 @@ def test_exercise_10_2_grades_named_tuple_and_dataclass_states_and_says_why_a_wr
                     exec("_data = probe()" + judge_part, judge)
             else:
                 exec("_data = probe()" + judge_part, judge)
+
+
+def test_exercise_9_3_accepts_the_textbook_wilson_interval_and_the_hull_and_no_wrong_score():
+    """11.5 points of 16: the textbook Wilson interval [0.474, 0.879] and gamekit's hull [0.444, 0.898]
+    both score; a score without the draws does not."""
+    from gamekit.stats import wilson
+
+    scores = [1.0] * 11 + [0.5] + [0.0] * 4
+    records = [{"agents": ["win_first", "x"], "score": [s, 1 - s]} for s in scores]
+
+    class _Tournament:
+        def records(self):
+            return records
+
+    (hidden,) = _hidden_tests(_nb("09-class-tournament"), "q9_3")
+    textbook = (11.5 / 16, 0.4740, 0.8788)
+    assert wilson(11.5, 16) == pytest.approx((0.444, 0.898), abs=1e-3)
+    hull, no_draw = (11.5 / 16, *wilson(11.5, 16)), (11 / 16, *wilson(11, 16))
+    for answer, right in [(textbook, True), (hull, True), (no_draw, False)]:
+        env = {"np": np, "wilson": wilson, "tournament": _Tournament(), "answer_9_3": answer}
+        if right:
+            exec(hidden, env)
+        else:
+            with pytest.raises(AssertionError):
+                exec(hidden, env)

@@ -120,3 +120,17 @@ def test_a_lone_game_is_read_as_a_single_game():
     assert q.test.model == "trinomial" and q.test.decision is None and math.isfinite(q.test.llr)
     with pytest.raises(ValueError, match="have not played"):
         make_results([("x", "y", 0, 0, 1.0), ("z", "y", 0, 0, 1.0)]).sequential("x", "z")
+
+
+def test_the_report_summary_is_strict_json_when_there_are_no_intervals():
+    import json
+
+    from gamekit.tournament.html import _finite_or_none
+
+    rows = round_robin(2).standings()
+    assert all(math.isnan(s.low) for s in rows)
+    with pytest.raises(ValueError):
+        json.dumps([dict(s.__dict__) for s in rows], allow_nan=False)
+    text = json.dumps([_finite_or_none(dict(s.__dict__, score=s.score)) for s in rows], allow_nan=False)
+    back = json.loads(text)
+    assert all(r["low"] is None and r["high"] is None and isinstance(r["rating"], float) for r in back)

@@ -318,7 +318,7 @@ def _neighbours_html(results: Results, rows: Sequence[Standing], ratings: Any = 
     lines = [
         head + f"<p class='small'>{len(nb)} comparisons: each agent against the one ranked just below "
         "it, by the 95 % interval of the difference of their ratings (not by overlapping bars: two bars "
-        f"can overlap while the difference is clear). {_e(HOLM_NOTE)}.</p>",
+        f"can overlap while the difference is clear). {_e(HOLM_NOTE[:1].upper() + HOLM_NOTE[1:])}.</p>",
         "<table><tr><th class='name' scope='col'>pair</th><th scope='col'>difference (Elo)</th>"
         "<th scope='col'>95% interval</th><th class='name' scope='col'>order</th></tr>",
     ]
@@ -347,6 +347,11 @@ def _without_file(text: str, stem: str, show_files: bool) -> str:
     return text.replace(f"gamekit_agent_{stem}", "the submission").replace(stem, "the submission")
 
 
+def _finite_or_none(row: dict[str, Any]) -> dict[str, Any]:
+    """A standing as strict JSON allows it: a missing number (no interval yet) is null, not NaN."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
+
+
 def write_report(results: Results, folder: str | Path, reps: int = 2000, show_files: bool = False) -> Path:
     """leaderboard.html, ratings.json and games/<id>.json in `folder`; returns the page's path.
 
@@ -359,11 +364,11 @@ def write_report(results: Results, folder: str | Path, reps: int = 2000, show_fi
     rows = results.standings(ratings=ratings)
     summary = {
         "config": results.config,
-        "standings": [dict(s.__dict__, score=s.score) for s in rows],
+        "standings": [_finite_or_none(dict(s.__dict__, score=s.score)) for s in rows],  # strict JSON: no NaN
         "intervals": ratings.too_few if ratings is not None and ratings.too_few else INTERVAL_METHOD,
         "forfeits": results.forfeits(),
         "rejected": [{"id": e.id, "reason": e.reason} for e in results.rejected()],
     }
-    (out / "ratings.json").write_text(json.dumps(summary, indent=1, sort_keys=True), encoding="utf-8")
+    (out / "ratings.json").write_text(json.dumps(summary, indent=1, sort_keys=True, allow_nan=False), encoding="utf-8")
     results.write_records(out / "games")
     return page
