@@ -103,6 +103,19 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: cores / 2)")
     cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: _build/grades)")
     cmd.add_argument(
+        "--moodle-worksheet",
+        type=Path,
+        default=None,
+        help="Moodle's offline grading worksheet (CSV): grade and feedback comment are filled in, in place",
+    )
+    cmd.add_argument("--feedback-column", default=None, help="the worksheet's feedback-comments header, if not known")
+    cmd.add_argument("--canvas-gradebook", type=Path, default=None, help="a Canvas gradebook export: scores filled in")
+    cmd.add_argument("--canvas-column", default=None, help="the gradebook's column (default: the assignment's name)")
+    cmd.add_argument("--scheduler", default=None, help="grade on a Dask cluster: tls://HOST:8786 (with --tls)")
+    cmd.add_argument(
+        "--tls", type=Path, default=None, help="the class's certificates (python -m gamekit.tournament certs)"
+    )
+    cmd.add_argument(
         "--trusted-code",
         action="store_true",
         help="run the notebooks without bubblewrap's sandbox (only if you trust every file; machines without bwrap)",
@@ -121,6 +134,63 @@ def _lessons(names: list[str]) -> tuple[list[Path], Path | None]:
     ]
     start = sorted((Path.cwd() / "notebooks").glob("00-*.ipynb"))
     return masters, (start[0] if start and not names else None)
+
+
+def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
+    import shutil
+
+    from . import lms
+
+    autograders = args.autograder or [paths.assign / "autograder"]
+    out = args.grades or paths.grades
+    moodle = lms.moodle_submissions(args.submissions) if lms.is_moodle_layout(args.submissions) else None
+    try:
+        if moodle is not None:
+            for who, notes in sorted(moodle.problems.items()):
+                for note in notes:
+                    print(f"{'participant ' + who if who else 'archive'}: {note}", file=sys.stderr)
+        results, csvs = grade.grade(
+            moodle.folder if moodle is not None else args.submissions,
+            autograders,
+            out,
+            cell_timeout=args.timeout,
+            jobs=args.jobs,
+            trusted_code=args.trusted_code,
+            **({"scheduler": args.scheduler, "tls": args.tls} if args.scheduler else {}),
+        )
+    finally:
+        if moodle is not None:
+            shutil.rmtree(moodle.folder, ignore_errors=True)
+    for path in csvs:
+        print(path)
+    print(f"feedback pages: {out / 'feedback'}")
+    if args.moodle_worksheet or args.canvas_gradebook:
+        graders = grade.find_autograders(autograders)
+        counts: dict[str, int] = {}
+        for r in results:
+            if r.assignment in graders:
+                counts[r.assignment] = counts.get(r.assignment, 0) + 1
+        if not counts:
+            raise ValueError("no submission was graded: nothing to write into the worksheet")
+        name = max(sorted(counts), key=lambda n: counts[n])
+        others = [r.student for r in results if r.assignment != name]
+        if others:
+            print(f"not in {name}'s worksheet (another assignment's notebook): {', '.join(others)}", file=sys.stderr)
+        if args.moodle_worksheet:
+            done = lms.fill_moodle_worksheet(args.moodle_worksheet, results, graders[name], args.feedback_column)
+            _say_filled(args.moodle_worksheet, done)
+        if args.canvas_gradebook:
+            done = lms.fill_canvas_gradebook(args.canvas_gradebook, results, graders[name], args.canvas_column)
+            _say_filled(args.canvas_gradebook, done)
+    return 0
+
+
+def _say_filled(path: Path, done) -> None:
+    print(f"{path}: {len(done.filled)} row(s) filled, {len(done.untouched)} left as they were (no submission)")
+    if done.without_row:
+        print(f"submissions without a row in {path.name}: {', '.join(done.without_row)}", file=sys.stderr)
+    for student, why in sorted(done.skipped.items()):
+        print(f"{student}: {why}", file=sys.stderr)
 
 
 def _publish(args: argparse.Namespace, paths: build.BuildPaths) -> int:
@@ -175,20 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "links":
             return _links(args)
         if args.command == "grade":
-            autograders = args.autograder or [paths.assign / "autograder"]
-            out = args.grades or paths.grades
-            results, csvs = grade.grade(
-                args.submissions,
-                autograders,
-                out,
-                cell_timeout=args.timeout,
-                jobs=args.jobs,
-                trusted_code=args.trusted_code,
-            )
-            for path in csvs:
-                print(path)
-            print(f"feedback pages: {out / 'feedback'}")
-            return 0
+            return _grade(args, paths)
         offline = False if getattr(args, "cdn", False) else None
         if args.command == "tidy":
             for path in tidy.tidy_files(build.course_notebooks(args.notebooks)):
