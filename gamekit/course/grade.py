@@ -73,6 +73,7 @@ __all__ = [
     "find_submissions",
     "grade",
     "grade_one",
+    "read_submission",
     "assemble",
     "run_in_sandbox",
     "SandboxRun",
@@ -544,13 +545,21 @@ def grade_one(
     sub: Submission, grader: Autograder, cell_timeout: float, trusted: bool = False
 ) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
     """Run one submission in the sandbox (see `run_in_sandbox`); nothing is judged yet."""
+    nb, failed = read_submission(sub)
+    if nb is None:
+        return None, failed
+    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted)
+
+
+def read_submission(sub: Submission) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
+    """(the notebook, an empty run) or (None, a run whose error says why the file is no notebook)."""
     try:
         nb = nbformat.reads(sub.path.read_text(encoding="utf-8")[: NOTEBOOK_BYTES + 1], as_version=4)
         if sub.path.stat().st_size > NOTEBOOK_BYTES:
             raise ValueError(f"larger than {NOTEBOOK_BYTES:,} bytes")
     except Exception as exc:  # a file that is not a notebook
         return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {str(exc)[:200]}")
-    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted)
+    return nb, SandboxRun()
 
 
 def _missing_checks(path: Path, grader: Autograder) -> list[str]:
@@ -667,14 +676,23 @@ def grade(
     cell_timeout: float = CELL_TIMEOUT,
     jobs: int | None = None,
     trusted_code: bool = False,
+    scheduler: str | None = None,
+    tls: str | Path | None = None,
 ) -> tuple[list[SubmissionResult], list[Path]]:
     """Grade every submission in `submissions` (in parallel, `jobs` at a time); write the reports.
 
     Each submission runs in its own sandbox (bubblewrap; see `gamekit.isolation`), and its
     answers are judged as plain data by one fresh process per assignment. Without bubblewrap
     this raises `SandboxUnavailable` unless `trusted_code` (the teacher trusts every file).
+    With `scheduler` ("tls://HOST:PORT") and `tls` (certificates) the sandboxes run on the class's
+    Dask cluster (`gamekit.course.gradecluster`); the reports are the same.
     """
-    require_sandbox(trusted_code)
+    if scheduler is not None:
+        from .gradecluster import check_scheduler
+
+        check_scheduler(scheduler, tls)
+    else:
+        require_sandbox(trusted_code)
     graders = find_autograders(autograders)
     subs = find_submissions(submissions)
     if not subs:
@@ -714,8 +732,13 @@ def grade(
             )
         return nb, sandbox, seconds
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        runs = list(pool.map(run, todo))
+    if scheduler is not None and tls is not None:
+        from .gradecluster import run_on_cluster
+
+        runs = run_on_cluster(todo, cell_timeout, trusted_code, scheduler, tls)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            runs = list(pool.map(run, todo))
     for name, grader in graders.items():
         mine = [(i, r) for i, ((sub, g), r) in enumerate(zip(todo, runs)) if g.name == name]
         if not mine:
