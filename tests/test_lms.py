@@ -218,7 +218,7 @@ def test_a_30_student_moodle_archive_is_graded_into_the_german_worksheet(tmp_pat
     sheet.write_bytes(original)
     run = subprocess.run(
         [sys.executable, "-m", "gamekit.course", "grade", str(archive), "--autograder", str(done.autograder),
-         "--grades", str(tmp_path / "grades"), "--moodle-worksheet", str(sheet), "--timeout", "20", "--jobs", "2"],
+         "--grades", str(tmp_path / "grades"), "--moodle-worksheet", str(sheet), "--timeout", "120", "--jobs", "2"],
         capture_output=True, text=True, timeout=1500, cwd=ROOT,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
