@@ -12,6 +12,11 @@ Assignments and grading (otter-grader):
     python -m gamekit.course grade SUBMISSIONS/      # scores CSV + feedback pages     -> _build/grades/
     python -m gamekit.course solutions [NB ...]      # self-study solutions (.ipynb, .html) -> _build/solutions/
 
+A class on a JupyterHub, submissions through Moodle:
+    python -m gamekit.course publish OUT [--self-study]          # the student edition, a git repository
+    python -m gamekit.course links --hub URL --repo URL [--branch B] [--edition OUT]  # a link per lesson
+    python -m gamekit.course grade SUBMISSIONS.zip --moodle-worksheet WORKSHEET.csv   # Moodle in and out
+
 Keeping the masters tidy:
     python -m gamekit.course tidy [NB ...]           # no outputs, the kernel's own metadata
 
@@ -68,6 +73,19 @@ def _parser() -> argparse.ArgumentParser:
             cmd.add_argument(
                 "--rebuild", action="store_true", help="make every lesson again, even those that did not change"
             )
+    cmd = sub.add_parser("publish", help="the student edition (a git repository, one commit per publish)")
+    cmd.add_argument("edition", type=Path, help="the edition's folder (a git repository; made if new)")
+    cmd.add_argument("notebooks", nargs="*", help="notebook files or chapter numbers (default: all lessons)")
+    cmd.add_argument("--self-study", action="store_true", help="the self-study copies ('correct' / 'not yet')")
+    cmd.add_argument("--branch", default="main", help="the edition's branch (default: main)")
+    cmd.add_argument("--no-run-tests", action="store_true", help="do not run each master's tests on its solutions")
+    cmd.add_argument("--jobs", type=int, default=None, help="lessons made at once (default: number of CPUs)")
+    cmd = sub.add_parser("links", help="per lesson: the nbgitpuller link, a Binder link and a download link")
+    cmd.add_argument("--hub", required=True, help="the JupyterHub's address, e.g. https://hub.example.edu")
+    cmd.add_argument("--repo", required=True, help="where the edition is published (a git URL students can reach)")
+    cmd.add_argument("--branch", default="main", help="the edition's branch (default: main)")
+    cmd.add_argument("--edition", type=Path, default=None, help="the published edition (default: the lessons' names)")
+    cmd.add_argument("--format", choices=["markdown", "html", "moodle", "all"], default="all")
     cmd = sub.add_parser("grade", help="grade a folder of submitted notebooks (each in a sandbox)")
     cmd.add_argument("submissions", type=Path, help="folder with <student>.ipynb or <student>/<file>.ipynb")
     cmd.add_argument(
@@ -92,11 +110,133 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: cores / 2)")
     cmd.add_argument("--grades", type=Path, default=None, help="where to write the reports (default: _build/grades)")
     cmd.add_argument(
+        "--moodle-worksheet",
+        type=Path,
+        default=None,
+        help="Moodle's offline grading worksheet (CSV): grade and feedback comment are filled in, in place",
+    )
+    cmd.add_argument("--feedback-column", default=None, help="the worksheet's feedback-comments header, if not known")
+    cmd.add_argument("--canvas-gradebook", type=Path, default=None, help="a Canvas gradebook export: scores filled in")
+    cmd.add_argument("--canvas-column", default=None, help="the gradebook's column (default: the assignment's name)")
+    cmd.add_argument("--scheduler", default=None, help="grade on a Dask cluster: tls://HOST:8786 (with --tls)")
+    cmd.add_argument(
+        "--tls", type=Path, default=None, help="the class's certificates (python -m gamekit.tournament certs)"
+    )
+    cmd.add_argument(
         "--trusted-code",
         action="store_true",
         help="run the notebooks without bubblewrap's sandbox (only if you trust every file; machines without bwrap)",
     )
     return parser
+
+
+def _lessons(names: list[str]) -> tuple[list[Path], Path | None]:
+    """The assignment masters among `names` (default: every lesson) and the start page if it exists."""
+    import nbformat
+
+    masters = [
+        p
+        for p in build.course_notebooks(names, chapters_only=True)
+        if assign.is_assignment(nbformat.read(p, as_version=4))
+    ]
+    start = sorted((Path.cwd() / "notebooks").glob("00-*.ipynb"))
+    return masters, (start[0] if start and not names else None)
+
+
+def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
+    import shutil
+
+    from . import lms
+
+    autograders = args.autograder or [paths.assign / "autograder"]
+    out = args.grades or paths.grades
+    moodle = lms.moodle_submissions(args.submissions) if lms.is_moodle_layout(args.submissions) else None
+    try:
+        if moodle is not None:
+            for who, notes in sorted(moodle.problems.items()):
+                for note in notes:
+                    print(f"{'participant ' + who if who else 'archive'}: {note}", file=sys.stderr)
+        results, csvs = grade.grade(
+            moodle.folder if moodle is not None else args.submissions,
+            autograders,
+            out,
+            cell_timeout=args.timeout,
+            submission_seconds=args.submission_time,
+            jobs=args.jobs,
+            trusted_code=args.trusted_code,
+            **({"scheduler": args.scheduler, "tls": args.tls} if args.scheduler else {}),
+        )
+    finally:
+        if moodle is not None:
+            shutil.rmtree(moodle.folder, ignore_errors=True)
+    for path in csvs:
+        print(path)
+    print(f"feedback pages: {out / 'feedback'}")
+    if args.moodle_worksheet or args.canvas_gradebook:
+        graders = grade.find_autograders(autograders)
+        counts: dict[str, int] = {}
+        for r in results:
+            if r.assignment in graders:
+                counts[r.assignment] = counts.get(r.assignment, 0) + 1
+        if not counts:
+            raise ValueError("no submission was graded: nothing to write into the worksheet")
+        name = max(sorted(counts), key=lambda n: counts[n])
+        others = [r.student for r in results if r.assignment != name]
+        if others:
+            print(f"not in {name}'s worksheet (another assignment's notebook): {', '.join(others)}", file=sys.stderr)
+        if args.moodle_worksheet:
+            done = lms.fill_moodle_worksheet(args.moodle_worksheet, results, graders[name], args.feedback_column)
+            _say_filled(args.moodle_worksheet, done)
+        if args.canvas_gradebook:
+            done = lms.fill_canvas_gradebook(args.canvas_gradebook, results, graders[name], args.canvas_column)
+            _say_filled(args.canvas_gradebook, done)
+    return 0
+
+
+def _say_filled(path: Path, done) -> None:
+    print(f"{path}: {len(done.filled)} row(s) filled, {len(done.untouched)} left as they were (no submission)")
+    if done.without_row:
+        print(f"submissions without a row in {path.name}: {', '.join(done.without_row)}", file=sys.stderr)
+    for student, why in sorted(done.skipped.items()):
+        print(f"{student}: {why}", file=sys.stderr)
+
+
+def _publish(args: argparse.Namespace, paths: build.BuildPaths) -> int:
+    from . import publish
+
+    masters, start = _lessons(args.notebooks)
+    done = publish.publish(
+        args.edition,
+        masters,
+        paths.assign,
+        self_study=args.self_study,
+        start_page=start,
+        branch=args.branch,
+        run_tests=not args.no_run_tests,
+        jobs=args.jobs,
+    )
+    for path in done.lessons:
+        print(path)
+    print(f"committed {done.commit}" if done.commit else "nothing changed since the last publish: no commit")
+    return 0
+
+
+def _links(args: argparse.Namespace) -> int:
+    from . import links
+
+    if args.edition is not None:
+        lessons = links.edition_lessons(args.edition)
+    else:
+        masters, start = _lessons([])
+        lessons = [(assign.student_file_name(m), m.stem) for m in masters]
+        lessons = ([(start.name, start.stem)] if start else []) + lessons
+    found = links.lesson_links(args.hub, args.repo, args.branch, lessons)
+    forms = ["markdown", "html", "moodle"] if args.format == "all" else [args.format]
+    for form in forms:
+        if len(forms) > 1:
+            print(f"===== {form} =====")
+        print(links.render(found, form))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,22 +248,12 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             print(f"assets installed in {paths.assets}")
             return 0
+        if args.command == "publish":
+            return _publish(args, paths)
+        if args.command == "links":
+            return _links(args)
         if args.command == "grade":
-            autograders = args.autograder or [paths.assign / "autograder"]
-            out = args.grades or paths.grades
-            results, csvs = grade.grade(
-                args.submissions,
-                autograders,
-                out,
-                cell_timeout=args.timeout,
-                submission_seconds=args.submission_time,
-                jobs=args.jobs,
-                trusted_code=args.trusted_code,
-            )
-            for path in csvs:
-                print(path)
-            print(f"feedback pages: {out / 'feedback'}")
-            return 0
+            return _grade(args, paths)
         offline = False if getattr(args, "cdn", False) else None
         if args.command == "tidy":
             for path in tidy.tidy_files(build.course_notebooks(args.notebooks)):

@@ -75,6 +75,7 @@ __all__ = [
     "find_submissions",
     "grade",
     "grade_one",
+    "read_submission",
     "assemble",
     "run_in_sandbox",
     "SandboxRun",
@@ -654,6 +655,14 @@ def grade_one(
     submission_seconds: float | None = None,
 ) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
     """Run one submission in the sandbox (see `run_in_sandbox`); nothing is judged yet."""
+    nb, failed = read_submission(sub)
+    if nb is None:
+        return None, failed
+    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted, submission_seconds)
+
+
+def read_submission(sub: Submission) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
+    """(the notebook, an empty run) or (None, a run whose error says why the file is refused or no notebook)."""
     if sub.refused is not None or sub.data is None:
         return None, SandboxRun(error="refused: " + (sub.refused or "not read"))
     try:
@@ -661,7 +670,7 @@ def grade_one(
     except Exception as exc:  # a file that is not a notebook
         why = clean_text(str(exc), 200, one_line=True)
         return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {why}")
-    return nb, run_in_sandbox(nb, grader.spec, cell_timeout, trusted, submission_seconds)
+    return nb, SandboxRun()
 
 
 def _missing_checks(nb: nbformat.NotebookNode | None, grader: Autograder) -> list[str]:
@@ -793,6 +802,8 @@ def grade(
     jobs: int | None = None,
     trusted_code: bool = False,
     submission_seconds: float = SUBMISSION_SECONDS,
+    scheduler: str | None = None,
+    tls: str | Path | None = None,
 ) -> tuple[list[SubmissionResult], list[Path]]:
     """Grade every submission in `submissions` (a folder, or a zip archive of one; in parallel,
     `jobs` at a time); write the reports.
@@ -801,8 +812,15 @@ def grade(
     `submission_seconds` in all, and its answers are judged as plain data by one fresh process
     per assignment (at most `judge.SUBMISSION_SECONDS` per submission). Without bubblewrap
     this raises `SandboxUnavailable` unless `trusted_code` (the teacher trusts every file).
+    With `scheduler` ("tls://HOST:PORT") and `tls` (certificates) the sandboxes run on the class's
+    Dask cluster (`gamekit.course.gradecluster`); the reports are the same.
     """
-    require_sandbox(trusted_code)
+    if scheduler is not None:
+        from .gradecluster import check_scheduler
+
+        check_scheduler(scheduler, tls)
+    else:
+        require_sandbox(trusted_code)
     graders = find_autograders(autograders)
     subs = find_submissions(submissions)
     if not subs:
@@ -837,8 +855,13 @@ def grade(
             )
         return nb, sandbox, seconds
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        runs = list(pool.map(run, todo))
+    if scheduler is not None and tls is not None:
+        from .gradecluster import run_on_cluster
+
+        runs = run_on_cluster(todo, cell_timeout, trusted_code, scheduler, tls, submission_seconds)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            runs = list(pool.map(run, todo))
     for name, grader in graders.items():
         mine = [(i, r) for i, ((sub, g), r) in enumerate(zip(todo, runs)) if g.name == name]
         if not mine:

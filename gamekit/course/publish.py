@@ -1,0 +1,254 @@
+"""The student edition: the git repository a class pulls onto its JupyterHub.
+
+    python -m gamekit.course publish OUT [--self-study] [NB ...]
+
+writes into `OUT` (a git repository, made on the first publish) what students need and nothing
+else:
+
+- the student copy of every lesson, made by `assign` (class copies with the public checks, or
+  with `--self-study` the copies whose checks say "correct" or "not yet"), under the names
+  `assign` gives them (`NN-title-student.ipynb`), and the start page without speaker notes;
+- `gamekit/`, the course's package the lessons and their public checks import, with the data
+  files the lessons read (`gamekit/data/`, the repository's `data/`): a kernel started in the
+  edition's folder finds them there, whatever version the hub's image has installed;
+- `README.md` for students, `requirements.txt` and `environment.yml` with the versions of the
+  packages this machine ran the lessons with (the hub's image installs these).
+
+No master, solution, hidden test, autograder or speaker note is written: every lesson is checked
+with `assign.student_leaks` against its master, and `edition_problems` refuses the tree if a file
+that only teachers have is in it.
+
+Each publish is one commit on top of the previous one (nothing changed: no commit), so
+nbgitpuller can merge the new version into the copies students already edited.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import nbformat
+
+from .assign import Assigned, assign_all, is_assignment, student_leaks, without_teacher_cells
+from .tidy import tidy_notebook
+
+__all__ = [
+    "edition_problems",
+    "EDITION_PACKAGES",
+    "publish",
+    "Published",
+    "requirements",
+]
+
+#: The packages a hub's image needs for the student edition (besides Python): the course's
+#: dependencies, JupyterLab and a kernel, otter-grader for the public checks, nbgitpuller.
+EDITION_PACKAGES = (
+    "numpy",
+    "matplotlib",
+    "networkx",
+    "ipywidgets",
+    "tqdm",
+    "scipy",
+    "hypothesis",
+    "otter-grader",
+    "jupyterlab",
+    "ipykernel",
+    "nbgitpuller",
+)
+#: Who the publish commits are by (the teacher's own git identity is not needed).
+COMMITTER = {"GIT_AUTHOR_NAME": "gamekit publish", "GIT_AUTHOR_EMAIL": "publish@gamekit.invalid"}
+_SECRET_NAME = re.compile(r"(autograder|solution|-questions\.json$|\.OTTER_LOG|ca-key\.pem|\.zip$)", re.I)
+_MASTER_MARKS = re.compile(r"#\s*(ASSIGNMENT CONFIG|BEGIN (SOLUTION|TESTS|QUESTION)|END (SOLUTION|TESTS))\b")
+
+
+@dataclass(frozen=True)
+class Published:
+    """What `publish` did: the edition's folder, its lesson files, and the new commit (None: no change)."""
+
+    folder: Path
+    lessons: tuple[Path, ...]
+    commit: str | None
+
+
+def requirements(packages: Sequence[str] = EDITION_PACKAGES) -> list[str]:
+    """`name==version` for each package as installed here; a package not installed gets no pin."""
+    pins = []
+    for name in packages:
+        try:
+            pins.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            pins.append(name)
+    return pins
+
+
+def _environment_yml(pins: list[str]) -> str:
+    import platform
+
+    python = ".".join(platform.python_version_tuple()[:2])
+    lines = [
+        "# The packages the student edition needs, at the versions its lessons were run with.",
+        "# conda env create -f environment.yml   (or: pip install -r requirements.txt)",
+        "name: gamekit-student",
+        "channels:",
+        "  - conda-forge",
+        "dependencies:",
+        f"  - python={python}",
+        "  - pip",
+        "  - pip:",
+        *[f"      - {pin}" for pin in pins],
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _student_readme(lessons: list[str], self_study: bool) -> str:
+    checks = (
+        'The check under each exercise (`grader.check("...")`) says "correct" or "not yet".'
+        if self_study
+        else 'The check under each exercise (`grader.check("...")`) says "not yet" with a hint, or that your '
+        "answer has the right form; your teacher's hidden tests decide the points."
+    )
+    listing = "\n".join(f"- `{name}`" for name in lessons)
+    return f"""# Games and the algorithms that play them: the lessons
+
+Open a lesson, run its cells from the top (Shift+Enter), and answer the exercises in the cells
+marked `...`. {checks}
+
+When your teacher updates a lesson, open its link again: the new version is merged into your copy
+and your own edits stay. A cell you changed and your teacher changed too keeps your version.
+
+{listing}
+
+The folder `gamekit/` is the course's Python package (the lessons import it; its data files are
+in `gamekit/data/`). To work on your own computer: `pip install -r requirements.txt`, then
+`jupyter lab` in this folder.
+"""
+
+
+def edition_problems(folder: Path, masters: Iterable[Path] = ()) -> list[str]:
+    """What in the edition at `folder` must not reach students: a master or an otter marker, a
+    file named like an autograder or solution, a secret line of a master (`student_leaks`)."""
+    folder = Path(folder)
+    problems = []
+    by_student_name = {f"{Path(m).stem}-student.ipynb": Path(m) for m in masters}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if ".git" in rel.parts or not path.is_file() or "__pycache__" in rel.parts:
+            continue
+        if path.is_symlink():
+            problems.append(f"{rel}: a symbolic link")
+            continue
+        if _SECRET_NAME.search(rel.name):
+            problems.append(f"{rel}: a file only teachers have")
+        if path.suffix != ".ipynb":
+            continue
+        nb = nbformat.read(path, as_version=4)
+        if is_assignment(nb) or any(_MASTER_MARKS.search(c.source) for c in nb.cells):
+            problems.append(f"{rel}: a master notebook (otter markers)")
+        if any(
+            c.metadata.get("slideshow", {}).get("slide_type") == "notes"
+            or {"teacher-only", "teacher_only", "teacher"} & set(c.metadata.get("tags", []))
+            for c in nb.cells
+        ):
+            problems.append(f"{rel}: speaker notes or teacher-only cells")
+        master = by_student_name.get(rel.name)
+        if master is not None:
+            problems += [f"{rel}: {leak}" for leak in student_leaks(nbformat.read(master, as_version=4), nb)]
+    return problems
+
+
+def _git(folder: Path, *args: str) -> str:
+    env = {**os.environ, **COMMITTER, "GIT_COMMITTER_NAME": COMMITTER["GIT_AUTHOR_NAME"]}
+    env["GIT_COMMITTER_EMAIL"] = COMMITTER["GIT_AUTHOR_EMAIL"]
+    done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, env=env, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} in {folder} failed: {done.stderr.strip()[-800:]}")
+    return done.stdout
+
+
+def _open_repository(out: Path, branch: str) -> None:
+    if (out / ".git").is_dir():
+        current = _git(out, "rev-parse", "--abbrev-ref", "HEAD").strip()
+        if current != branch:
+            raise ValueError(f"{out} is on branch {current!r}, not {branch!r}: check it out first")
+        if _git(out, "status", "--porcelain").strip():
+            raise ValueError(f"{out} has changes that were not published: commit or remove them first")
+        return
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"{out} is neither empty nor a student edition (no .git): give a new folder")
+    out.mkdir(parents=True, exist_ok=True)
+    _git(out, "init", "-q", "-b", branch)
+
+
+def _stage(stage: Path, done: list[Assigned], start_page: Path | None, self_study: bool) -> list[Path]:
+    import gamekit
+
+    package = Path(gamekit.__file__).resolve().parent
+    data = package.parent / "data"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".mypy_cache")
+    shutil.copytree(package, stage / "gamekit", ignore=ignore)
+    if (stage / "gamekit" / "data").exists():
+        shutil.rmtree(stage / "gamekit" / "data")
+    if data.is_dir():
+        shutil.copytree(data, stage / "gamekit" / "data", ignore=ignore)
+    lessons = []
+    if start_page is not None:
+        nb = tidy_notebook(without_teacher_cells(nbformat.read(start_page, as_version=4)))
+        nbformat.write(nb, stage / start_page.name)
+        lessons.append(stage / start_page.name)
+    for a in done:
+        shutil.copyfile(a.student, stage / a.student.name)
+        lessons.append(stage / a.student.name)
+    pins = requirements()
+    (stage / "requirements.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
+    (stage / "environment.yml").write_text(_environment_yml(pins), encoding="utf-8")
+    (stage / "README.md").write_text(_student_readme([p.name for p in lessons], self_study), encoding="utf-8")
+    (stage / ".gitignore").write_text(".ipynb_checkpoints/\n__pycache__/\n.OTTER_LOG\n", encoding="utf-8")
+    return lessons
+
+
+def publish(
+    out: Path,
+    masters: Sequence[Path],
+    assign_dir: Path,
+    self_study: bool = False,
+    start_page: Path | None = None,
+    branch: str = "main",
+    run_tests: bool = True,
+    jobs: int | None = None,
+    message: str | None = None,
+) -> Published:
+    """Write the student edition of `masters` into the git repository `out` and commit it.
+
+    The student copies come from `assign_all` (in `assign_dir`, reused where nothing changed).
+    Raises ValueError when the edition would hold something only teachers may see (nothing is
+    committed then) or `out` is not an edition; RuntimeError when `assign` or git fails.
+    """
+    out = Path(out)
+    masters = [Path(m) for m in masters]
+    done = assign_all(masters, Path(assign_dir), run_tests=run_tests, self_study=self_study, jobs=jobs)
+    _open_repository(out, branch)
+    with tempfile.TemporaryDirectory(prefix="gamekit-edition-") as tmp:
+        stage = Path(tmp)
+        lessons = _stage(stage, done, start_page, self_study)
+        problems = edition_problems(stage, masters)
+        if problems:
+            raise ValueError("the student edition would show students: " + "; ".join(problems[:8]))
+        for rel in _git(out, "ls-files", "-z").split("\0"):
+            if rel:
+                (out / rel).unlink(missing_ok=True)
+        shutil.copytree(stage, out, dirs_exist_ok=True)
+    _git(out, "add", "-A")
+    if not _git(out, "status", "--porcelain").strip():
+        return Published(out, tuple(out / p.name for p in lessons), None)
+    names = ", ".join(a.student.name for a in done)
+    text = message or f"Publish {len(done)} lesson(s){' (self-study)' if self_study else ''}: {names}"
+    _git(out, "commit", "-q", "-m", text)
+    commit = _git(out, "rev-parse", "HEAD").strip()
+    return Published(out, tuple(out / p.name for p in lessons), commit)
