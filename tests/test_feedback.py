@@ -10,8 +10,9 @@ import csv
 import nbformat
 import pytest
 
-from gamekit.course import grade, sandboxrun
+from gamekit.course import grade
 from gamekit.isolation import bwrap_path
+from gamekit.sandbox import sandboxrun
 
 ALLOWED = "allowed: None, bool, int, float, str, list, tuple, dict, set, frozenset, fractions.Fraction"
 

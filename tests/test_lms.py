@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -175,6 +176,7 @@ def test_an_oversized_or_unreadable_archive_costs_the_student_not_the_class(tmp_
     got = lms.moodle_submissions(archive)
     assert "larger than 1,000 bytes" in " ".join(got.problems[str(PIDS[1])])
     assert sorted(p.name for p in got.folder.iterdir() if any(p.glob("*.ipynb"))) == [str(PIDS[0]), str(PIDS[2])]
+    shutil.rmtree(got.folder)  # a temporary folder of the caller's to remove
     (tmp_path / "plain.zip").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="not a zip archive"):
         lms.moodle_submissions(tmp_path / "plain.zip")

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 import tempfile
 import zipfile
@@ -259,17 +260,22 @@ def moodle_submissions(source: Path, into: Path | None = None) -> MoodleSubmissi
     if into is not None:
         folder.mkdir(parents=True)  # raises if it exists: never unpack over something
     out = MoodleSubmissions(folder)
-    if source.is_file():
-        _from_zip(source, out)
-    elif source.is_dir():
-        _from_folder(source, out)
-    else:
-        raise ValueError(f"{source} is neither a zip archive nor a folder")
-    if not out.participants:
-        raise ValueError(
-            f"{source} holds no folder '<Full name>_<participant id>_assignsubmission_file_': "
-            "is it Moodle's 'Download all submissions' archive?"
-        )
+    try:
+        if source.is_file():
+            _from_zip(source, out)
+        elif source.is_dir():
+            _from_folder(source, out)
+        else:
+            raise ValueError(f"{source} is neither a zip archive nor a folder")
+        if not out.participants:
+            raise ValueError(
+                f"{source} holds no folder '<Full name>_<participant id>_assignsubmission_file_': "
+                "is it Moodle's 'Download all submissions' archive?"
+            )
+    except BaseException:
+        if into is None:  # the temporary folder is ours: nothing is left behind by a refused archive
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
     for pid in sorted(out.participants):
         if not any((folder / pid).glob("*.ipynb")):
             out.note(pid, "no notebook handed in")
