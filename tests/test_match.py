@@ -15,8 +15,8 @@ from gamekit import (
     draw_start,
     play_game,
     random_start,
-    tournament,
 )
+from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 
 
 def test_two_perfect_players_score_exactly_half_with_paired_starts():

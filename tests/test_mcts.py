@@ -18,10 +18,10 @@ from gamekit import (
     is_p_position,
     play_game,
     solve,
-    tournament,
     winning_moves,
     winning_nim_moves,
 )
+from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 from gamekit.mcts import random_rollout, score_for
 from gamekit.mcts_fast import FastTicTacToeMCTS, FastTicTacToePlayer, board_bits
 

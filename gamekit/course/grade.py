@@ -62,9 +62,10 @@ from ..jsonio import JSONLoadError, parse_json
 from ..sandbox import judge, plain, sandboxrun
 from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
 from ..sandbox.channel import clean_text
-from . import intake
+from . import gradecluster, intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
+from .runresult import ERROR_NAME, SandboxRun
 from .tidy import make_readable
 
 __all__ = [
@@ -99,8 +100,6 @@ STOPPED_CELL = "raise RuntimeError({message!r})  # gamekit grade: this cell was 
 # otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings
 EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*Exercise\s+([0-9]+\.[0-9]+)", re.S)
 CHECK = re.compile(r"grader\.check\(\s*['\"]([^'\"]+)['\"]")
-#: What the sandbox may report as the type of a cell's error (a name, bounded; anything else is not shown).
-ERROR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,79}")
 #: Most bytes one line of the sandbox's reports may have (an answer is at most plain.MAX_BYTES),
 #: and all its reports together.
 LINE_BYTES = plain.MAX_BYTES + 4096
@@ -145,19 +144,6 @@ class _Stop(Exception):
     def __init__(self, item: tuple[str, Any], why: str):
         super().__init__(why)
         self.item, self.why = item, why
-
-
-@dataclass
-class SandboxRun:
-    """What came back from a submission's sandbox: only plain data, every part bounded."""
-
-    stopped: dict[int, str] = field(default_factory=dict)  # cell index -> why it was stopped
-    names: dict[str, dict] = field(default_factory=dict)  # answer -> {"value": tagged JSON text} or {"why": ...}
-    probes: dict[str, dict] = field(default_factory=dict)  # case id -> {"value": ...} or {"why": ...}
-    checks: dict[str, bool] = field(default_factory=dict)  # public case id -> passed in the student's own run
-    failed: dict[int, str] = field(default_factory=dict)  # cell index -> the type of the error it raised
-    error: str | None = None
-    rounds: int = 0
 
 
 class _Channel:
@@ -816,9 +802,7 @@ def grade(
     Dask cluster (`gamekit.course.gradecluster`); the reports are the same.
     """
     if scheduler is not None:
-        from .gradecluster import check_scheduler
-
-        check_scheduler(scheduler, tls)
+        gradecluster.check_scheduler(scheduler, tls)
     else:
         require_sandbox(trusted_code)
     graders = find_autograders(autograders)
@@ -856,9 +840,9 @@ def grade(
         return nb, sandbox, seconds
 
     if scheduler is not None and tls is not None:
-        from .gradecluster import run_on_cluster
-
-        runs = run_on_cluster(todo, cell_timeout, trusted_code, scheduler, tls, submission_seconds)
+        runs = gradecluster.run_on_cluster(
+            todo, cell_timeout, trusted_code, scheduler, tls, submission_seconds, read_submission, run_in_sandbox
+        )
     else:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             runs = list(pool.map(run, todo))

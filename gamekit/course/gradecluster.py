@@ -18,13 +18,14 @@ import dataclasses
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import nbformat
 
 from ..jsonio import JSONLoadError, parse_json
+from .runresult import ERROR_NAME, SandboxRun
 
 __all__ = ["check_scheduler", "parse_sandbox_run", "run_on_cluster", "sandbox_run_json"]
 
@@ -43,11 +44,15 @@ def check_scheduler(scheduler: str, tls: str | Path | None) -> None:
 
 
 def sandbox_run_json(
-    notebook: str, spec: dict[str, Any], cell_timeout: float, trusted: bool, submission_seconds: float | None = None
+    run_in_sandbox: Callable[..., SandboxRun],
+    notebook: str,
+    spec: dict[str, Any],
+    cell_timeout: float,
+    trusted: bool,
+    submission_seconds: float | None = None,
 ) -> str:
     """What a worker runs: the submission (notebook JSON text) in the sandbox; the result as JSON text."""
     from ..sandbox import require_bwrap
-    from .grade import run_in_sandbox
 
     if not trusted:
         require_bwrap()  # a worker without bubblewrap refuses, as the teacher's machine would
@@ -78,8 +83,6 @@ def _items(value: Any, allowed: set[str]) -> dict[str, dict[str, str]]:
 def parse_sandbox_run(text: Any, spec: dict[str, Any], cells: int) -> Any:
     """A worker's answer, checked: bounded JSON rebuilt as a `SandboxRun` of built-in types, keeping
     only the names, probes and checks `spec` asks for and the cell indices the notebook has."""
-    from .grade import SandboxRun
-
     if type(text) is not str:
         raise ValueError(f"a worker sent a {type(text).__name__}, not JSON text")
     try:
@@ -97,6 +100,11 @@ def parse_sandbox_run(text: Any, spec: dict[str, Any], cells: int) -> Any:
     for key, why in (raw_stopped if type(raw_stopped) is dict else {}).items():
         if key.isdigit() and int(key) < cells:
             stopped[int(key)] = _str(why)
+    failed = {}  # cell index -> the type of the error it raised: a short identifier, else "an exception"
+    raw_failed = data.get("failed")
+    for key, kind in (raw_failed if type(raw_failed) is dict else {}).items():
+        if key.isdigit() and int(key) < cells:
+            failed[int(key)] = kind if type(kind) is str and ERROR_NAME.fullmatch(kind) else "an exception"
     raw_checks: dict = data["checks"] if type(data.get("checks")) is dict else {}
     error, rounds = data.get("error"), data.get("rounds")
     return SandboxRun(
@@ -104,6 +112,7 @@ def parse_sandbox_run(text: Any, spec: dict[str, Any], cells: int) -> Any:
         names=_items(data.get("names") or {}, names),
         probes=_items(data.get("probes") or {}, probes),
         checks={k: v for k, v in raw_checks.items() if k in checks and type(v) is bool},
+        failed=failed,
         error=None if error is None else _str(error),
         rounds=rounds if type(rounds) is int else 0,
     )
@@ -115,7 +124,9 @@ def run_on_cluster(
     trusted: bool,
     scheduler: str,
     tls: str | Path,
-    submission_seconds: float | None = None,
+    submission_seconds: float | None,
+    read_submission: Callable[[Any], tuple[nbformat.NotebookNode | None, SandboxRun]],
+    run_in_sandbox: Callable[..., SandboxRun],
 ) -> list[tuple[nbformat.NotebookNode | None, Any, float]]:
     """(notebook, SandboxRun, seconds) for every (Submission, Autograder) of `todo`, in its order,
     each submission's sandbox run on a worker of the cluster at `scheduler`."""
@@ -125,7 +136,6 @@ def run_on_cluster(
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError("grading on a cluster needs dask.distributed: pip install 'gamekit-course[cluster]'") from exc
     from ..tournament.cluster import security
-    from .grade import read_submission
 
     results: list[tuple[nbformat.NotebookNode | None, Any, float] | None] = [None] * len(todo)
     sent: dict[str, tuple[int, float]] = {}
@@ -140,6 +150,7 @@ def run_on_cluster(
             notebooks[i] = nb
             future = client.submit(
                 sandbox_run_json,
+                run_in_sandbox,
                 nbformat.writes(nb),
                 grader.spec,
                 cell_timeout,
@@ -158,8 +169,6 @@ def run_on_cluster(
                 try:
                     run = parse_sandbox_run(future.result(), grader.spec, len(nb.cells))
                 except Exception as exc:  # a worker that failed or lied costs this submission only
-                    from .grade import SandboxRun
-
                     run = SandboxRun(error=f"the worker that ran this notebook failed: {type(exc).__name__}")
                 seconds = time.monotonic() - start
                 results[i] = (nb, run, seconds)
