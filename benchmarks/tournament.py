@@ -228,9 +228,9 @@ def freezing_cost(n: int = 2000) -> float | None:
             group.cpu_seconds()
         return (time.perf_counter() - t0) / n
     finally:
+        group.close()  # thawed and killed: a frozen process dies only once it runs again
         sleeper.kill()
         sleeper.wait()
-        group.close()
         jail.close()
 
 

@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 
+from gamekit.sandbox import cgroup
 from gamekit.sandbox.bwrap import HOME, SANDBOX_UID, Jail, SandboxUnavailable, bwrap_path, python_command
 
 pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
@@ -146,3 +147,21 @@ def test_clean_text_makes_any_string_safe_to_store_and_show():
     long = clean_text("x" * 1_000_000, 100)
     assert long == "x" * 100 + " [cut]"
     sqlite3.connect(":memory:").execute("SELECT ?", (clean_text("\udcff" * 5, 10),))  # storable
+
+
+@pytest.mark.skipif(
+    __import__("gamekit.sandbox.cgroup").sandbox.cgroup.mechanism() != "cgroup-v1", reason="needs cgroups"
+)
+def test_the_groups_of_a_killed_run_are_removed_by_the_next_one():
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # its pid is free: the "teacher's process" of a run killed with kill -9
+    stale = [cgroup._v1_parent(c) / f"gamekit-{gone.pid}-0" for c in cgroup.JAIL_CONTROLLERS]
+    for folder in stale:
+        folder.mkdir()
+    (stale[2] / f"g{gone.pid}").mkdir()  # a game's freezer group inside
+    cgroup._SWEPT.discard(os.getpid())
+    removed = cgroup.sweep_stale()
+    assert all(not folder.exists() for folder in stale)
+    assert f"memory/gamekit-{gone.pid}-0" in removed

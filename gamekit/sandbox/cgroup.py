@@ -2,6 +2,10 @@
 
 Which mechanism holds where (`mechanism()` says which one this machine gets):
 
+Its clock: a turn is charged the larger of the CPU time its game's processes used and the wall
+time its process did not spend waiting for a CPU that others held (/proc/PID/schedstat): sleeping
+or blocking costs time, a busy machine does not.
+
 * **cgroups v1, as root** (this course's CI and containers): every jail gets its own group in the
   `memory`, `pids`, `freezer` and `cpuacct` hierarchies, below the teacher's own group. Memory
   (without swap), the number of processes and threads, and so the jail's tmpfs (its pages are
@@ -20,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import shlex
 import signal
 import time
 from pathlib import Path
@@ -85,6 +90,10 @@ class GameGroup:
         self.folders = folders  # None: signals to the process group
         self.frozen = False
         self._state = self._usage = -1  # kept open: a write or read costs microseconds, an open() far more
+        try:  # its process's scheduler statistics: how long it waited for a CPU that others held
+            self._sched = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self._sched = -1
         if folders is not None:
             for folder in folders.values():
                 folder.mkdir()
@@ -120,8 +129,18 @@ class GameGroup:
                 return int(os.pread(self._usage, 32, 0)) / 1e9
         return _proc_cpu(self.pid)
 
+    def waited_seconds(self) -> float:
+        """How long its process has waited, runnable, for a CPU held by others (0 where not measured)."""
+        if self._sched >= 0:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                return int(os.pread(self._sched, 96, 0).split()[1]) / 1e9
+        return 0.0
+
     def close(self) -> None:
         """Kill whatever of the game is left and remove its groups."""
+        if self._sched >= 0:
+            os.close(self._sched)
+            self._sched = -1
         self.thaw()
         if self.folders is None:
             with contextlib.suppress(OSError):
@@ -153,6 +172,49 @@ def _empty(folder: Path, patience: float = 5.0) -> None:
         time.sleep(0.005)
 
 
+def _remove(folder: Path) -> None:
+    """Kill everything in a jail's group `folder` and remove it with its game groups."""
+    for sub in [p for p in folder.iterdir() if p.is_dir()]:
+        _empty(sub)
+        with contextlib.suppress(OSError):
+            sub.rmdir()
+    _empty(folder)
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_SWEPT: set[int] = set()
+
+
+def sweep_stale() -> list[str]:
+    """Remove the groups of jails whose teacher's process is gone (killed before it could clean up:
+    `kill -9`, a power cut); once per process. Returns the names removed."""
+    if os.getpid() in _SWEPT:
+        return []
+    _SWEPT.add(os.getpid())
+    removed = []
+    for controller in JAIL_CONTROLLERS:
+        parent = _v1_parent(controller)
+        if parent is None:
+            continue
+        for folder in parent.glob("gamekit-*-*"):
+            owner = folder.name.split("-")[1]
+            if owner.isdigit() and not _alive(int(owner)):
+                _remove(folder)
+                removed.append(f"{controller}/{folder.name}")
+    return removed
+
+
 class JailGroup:
     """The control groups of one jail (see the module docstring); `None`-free: with signals only it
     holds nothing but makes `GameGroup`s that stop by signal."""
@@ -161,6 +223,7 @@ class JailGroup:
         self.folders: dict[str, Path] = {}
         if mechanism() != "cgroup-v1":
             return
+        sweep_stale()
         name = f"gamekit-{os.getpid()}-{next(_COUNTER)}"
         try:
             for controller in JAIL_CONTROLLERS:
@@ -220,7 +283,7 @@ class JailGroup:
         """`argv` started inside the jail's groups (a shell joins them, then becomes `argv`)."""
         if not self.active:
             return argv
-        joins = " && ".join(f"echo $$ > {self.folders[c] / 'cgroup.procs'}" for c in JAIL_CONTROLLERS)
+        joins = " && ".join(f"echo $$ > {shlex.quote(str(self.folders[c] / 'cgroup.procs'))}" for c in JAIL_CONTROLLERS)
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *argv]
 
     def game(self, pid: int) -> GameGroup:
@@ -235,19 +298,9 @@ class JailGroup:
         """Kill every process of the jail and remove its groups."""
         if not self.folders:
             return
-        memory = self.folders.get("memory")
-        freezer = self.folders.get("freezer")
-        if freezer is not None:
-            for sub in [p for p in freezer.iterdir() if p.is_dir()]:
-                _empty(sub)
-        if memory is not None:
-            _empty(memory)
-        for folder in self.folders.values():
-            for sub in [p for p in folder.iterdir() if p.is_dir()]:
-                with contextlib.suppress(OSError):
-                    sub.rmdir()
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        for controller in ("freezer", "memory", "pids", "cpuacct"):  # thawed and killed first
+            if controller in self.folders:
+                _remove(self.folders[controller])
         self.folders = {}
 
 

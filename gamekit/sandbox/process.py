@@ -31,8 +31,8 @@ REASONS = (
     "wrong type",
     "illegal move",
 )
-#: A turn ends, whatever its CPU time, after this many times its seconds plus WALL_SLACK of wall clock
-#: (a process that sleeps or waits uses no CPU time).
+#: A turn ends, whatever it is charged, after this many times its seconds plus WALL_SLACK of wall
+#: clock (a process starved of CPU by the machine's other work is charged little).
 WALL_FACTOR = 2.0
 WALL_SLACK = 0.25
 DETAIL_CHARS = 2000
@@ -97,18 +97,19 @@ class JailedProcess:
         except OSError:
             raise self._died() from None
 
-    def receive(self, deadline: float, late: str = "timeout", cpu_seconds: float | None = None) -> dict[str, Any]:
-        """Its next message by `deadline` (monotonic clock); with `cpu_seconds`, also at most that much
-        CPU time of its processes from now. A violation it reports, or anything but a bounded JSON
+    def receive(self, deadline: float, late: str = "timeout", seconds: float | None = None) -> dict[str, Any]:
+        """Its next message by `deadline` (monotonic clock); with `seconds`, also charged at most that
+        much from now (see `charge`). A violation it reports, or anything but a bounded JSON
         object, ends it with an `AgentFailure`."""
         assert self.channel is not None and self.group is not None
         poll = None
-        if cpu_seconds is not None:
-            group, start = self.group, self.group.cpu_seconds()
+        if seconds is not None:
+            charged = self.charge()
+            limit = seconds
 
             def poll() -> None:
-                if group.cpu_seconds() - start > cpu_seconds:
-                    raise ChannelError("timeout", "CPU time")
+                if charged() > limit:
+                    raise ChannelError("timeout", "its time")
 
         try:
             reply = self.channel.receive(deadline, time.monotonic, poll)
@@ -131,22 +132,35 @@ class JailedProcess:
             raise AgentFailure("sandbox", str(reply["violation"]))
         return reply
 
+    def charge(self) -> Any:
+        """A function that says how many seconds to charge since now: the larger of the CPU time of
+        its game's processes and the wall time its process did not wait for a CPU held by others
+        (so sleeping counts, and a busy machine does not)."""
+        group = self.group
+        assert group is not None
+        t0, c0, w0 = time.monotonic(), group.cpu_seconds(), group.waited_seconds()
+
+        def charged() -> float:
+            wall = time.monotonic() - t0 - (group.waited_seconds() - w0)
+            return max(0.0, group.cpu_seconds() - c0, wall)
+
+        return charged
+
     def turn(self, message: dict[str, Any], seconds: float, late: str = "timeout") -> tuple[dict[str, Any], float]:
         """One turn: thaw the process, send `message`, take its answer, freeze it again.
 
-        Returns the answer and the seconds charged: the CPU time its processes used (the wall clock
-        would also charge it the machine's other work), within `seconds` of CPU time and
-        `WALL_FACTOR * seconds + WALL_SLACK` of wall clock."""
+        Returns the answer and the seconds charged (see `charge`), at most `seconds`; the wall clock
+        ends a turn anyway after `WALL_FACTOR * seconds + WALL_SLACK`."""
         assert self.group is not None
-        t0, c0 = time.monotonic(), self.group.cpu_seconds()
+        t0, charged = time.monotonic(), self.charge()
         self.group.thaw()
         try:
             self.send(message)
-            reply = self.receive(t0 + WALL_FACTOR * seconds + WALL_SLACK, late, cpu_seconds=seconds)
+            reply = self.receive(t0 + WALL_FACTOR * seconds + WALL_SLACK, late, seconds=seconds)
         finally:
             if self.group is not None:
                 self.group.freeze()
-        return reply, max(0.0, self.group.cpu_seconds() - c0)
+        return reply, charged()
 
     def request(self, message: dict[str, Any], seconds: float, late: str = "timeout") -> dict[str, Any]:
         """`turn` without the time charged."""

@@ -162,8 +162,9 @@ def serve_forever(fd: int, jailed: bool = False, entry: str = "") -> None:
         elif request["op"] == "reap":
             pid = int(request["pid"])
             if request.get("kill"):  # the referee outside cannot name a pid of this namespace: we kill
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(pid, signal.SIGKILL)
+                for sig in (signal.SIGKILL, signal.SIGCONT):  # a stopped process dies only once it runs
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(pid, sig)
             status = _reap(pid)
             folder = live.pop(pid, "")
             left = _sweep(set(live)) if jailed else 0
@@ -176,7 +177,9 @@ def serve_forever(fd: int, jailed: bool = False, entry: str = "") -> None:
 
 
 def _reap(pid: int, patience: float = 2.0) -> str:
-    end = time.monotonic() + patience
+    """Wait for child `pid` (its exit status in words); after `patience` seconds kill its group (a
+    stopped process gets SIGCONT too) and wait as long again; never block for ever."""
+    end, killed = time.monotonic() + patience, False
     while True:
         try:
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -185,10 +188,12 @@ def _reap(pid: int, patience: float = 2.0) -> str:
         if done:
             return describe_status(status)
         if time.monotonic() > end:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-            _, status = os.waitpid(pid, 0)
-            return describe_status(status)
+            if killed:
+                return "did not end after SIGKILL (stopped or frozen); its jail will end it"
+            for sig in (signal.SIGKILL, signal.SIGCONT):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, sig)
+            end, killed = time.monotonic() + patience, True
         time.sleep(0.002)
 
 

@@ -24,12 +24,15 @@ NAME_CHARS = 40
 
 @dataclass(frozen=True)
 class Limits:
-    """What every agent gets, per game. Times are wall-clock seconds measured by the referee.
+    """What every agent gets, per game. The referee measures the times: a move is charged the larger
+    of its processes' CPU time and the wall time it did not spend waiting for a CPU held by others
+    (`gamekit.sandbox.process.JailedProcess.charge`); outside its turns its jail is frozen.
 
     move_seconds: each move; a move that takes longer draws the excess from the time bank.
     bank_seconds: extra time for the whole game (a move is lost only when the bank is empty too).
     startup_seconds: loading the file and building the agent for a game.
-    memory_mb: how much memory the agent may allocate on top of the (shared) interpreter.
+    memory_mb: how much memory the agent's jail may use on top of its warm interpreter (all its
+    processes together where cgroups hold, else per process).
     cpu_seconds: CPU time of the whole process (a backstop; the clock above decides games).
     output_kb: the largest file the agent may write, its printed output included.
     log_chars: how much of its output is kept in the game's record.
