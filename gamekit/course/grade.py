@@ -726,9 +726,9 @@ def grade(
     this raises `SandboxUnavailable` unless `trusted_code` (the teacher trusts every file).
     """
     require_sandbox(trusted_code)
-    for name, value in (("cell_timeout", cell_timeout), ("submission_seconds", submission_seconds)):
+    for limit, value in (("cell_timeout", cell_timeout), ("submission_seconds", submission_seconds)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-            raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+            raise ValueError(f"{limit} must be a positive number of seconds, got {value!r}")
     graders = find_autograders(autograders)
     subs = find_submissions(submissions)
     if not subs:
