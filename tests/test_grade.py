@@ -322,3 +322,11 @@ def test_an_archive_is_unpacked_without_links_or_paths_outside_and_within_its_si
         z.writestr("zeros.ipynb", b"0" * 5_000_000)  # 5 kB packed; its header could lie about the size
     with pytest.raises(ValueError, match="unpacks to more than 1,000,000 bytes"):
         intake.unpack_zip(bomb, tmp_path / "bomb", max_bytes=1_000_000)
+
+
+def test_time_limits_must_be_positive_numbers_of_seconds(tmp_path):
+    (tmp_path / "subs").mkdir()
+    for bad in ({"submission_seconds": 0}, {"submission_seconds": -5.0}, {"cell_timeout": float("nan")}):
+        with pytest.raises(ValueError, match="must be a positive number of seconds"):
+            grade.grade(tmp_path / "subs", [_autograder(tmp_path)], tmp_path / "out", trusted_code=True, **bad)
+    assert not (tmp_path / "out").exists()

@@ -38,8 +38,10 @@ pytestmark = [
 
 CANARY = "CANARY-grading-5d1e0b"
 MARKER = "gamekit-linger-7b2f"
-#: Seconds each submission of the zoo may take in all (honest ones need 15-20 s at a load of 10).
-CAP_SECONDS = 100.0
+#: Seconds a cell of the zoo may run (`import otter`, the first cell, takes up to 20 s at a load of 12),
+#: and each submission in all (honest ones need 15-30 s at a load of 10-12).
+CELL_SECONDS = 30
+CAP_SECONDS = 120.0
 
 
 def _attacks(
@@ -177,10 +179,12 @@ def _attacks(
             "q99_1": "answer_99_1 = [3, 11]",
             "q99_4": "blob = bytearray(8 << 30)\nanswer_99_4 = 0",
         },
-        # text that cannot be written as UTF-8 (a lone surrogate in a class's name), a megabyte of it,
-        # in the reason the sandbox gives for refusing the answer: it must not stop the class's reports
+        # text that cannot be written as UTF-8 (a lone surrogate in a class's module), an escape sequence
+        # and a megabyte, in the reason for refusing the answer: it must not stop the class's reports
         "bad-text": {
-            "q99_1": "answer_99_1 = type('Eve \\ud800\\x1b[2J' + 'x' * 1_000_000, (), {})()",
+            "q99_1": "class Eve:\n    pass\n\n"
+            "Eve.__module__ = 'Eve \\ud800\\x1b[2J' + 'x' * 1_000_000\n"
+            "answer_99_1 = Eve()",
             "q99_4": f"answer_99_4 = {red}",
         },
         # an answer sent as a set of 150,000 integers that all hash to 0: building it in the judge
@@ -292,7 +296,7 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # every temporary folder of the grading
     start = time.monotonic()
     results, [csv_path] = grade.grade(
-        folder, [done.autograder], out, cell_timeout=10, jobs=2, submission_seconds=CAP_SECONDS
+        folder, [done.autograder], out, cell_timeout=CELL_SECONDS, jobs=2, submission_seconds=CAP_SECONDS
     )
     seconds = time.monotonic() - start
     stop.set()
@@ -318,7 +322,7 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
         assert by[student].error.startswith("refused: ") and kind in by[student].error, by[student].error
     # bad text is cleaned and cut, and costs only its exercise
     assert scores["bad-text"] == {"q99_1": 0, "q99_2": 2, "q99_4": 1}
-    assert any("Eve \ufffd\ufffd[2J" in n and len(n) < 500 for n in by["bad-text"].notes), by["bad-text"].notes
+    assert any("type Eve \ufffd\ufffd[2Jxxx" in n and len(n) < 500 for n in by["bad-text"].notes), by["bad-text"].notes
     # colliding hashes: refused by the judge's decoder with a reason, in its own time
     messages = [c["message"] or "" for c in by["collide"].questions["q99_1"]["cases"]]
     assert scores["collide"]["q99_1"] == 0 and scores["collide"]["q99_4"] == 1

@@ -805,6 +805,9 @@ def grade(
         gradecluster.check_scheduler(scheduler, tls)
     else:
         require_sandbox(trusted_code)
+    for limit, value in (("cell_timeout", cell_timeout), ("submission_seconds", submission_seconds)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+            raise ValueError(f"{limit} must be a positive number of seconds, got {value!r}")
     graders = find_autograders(autograders)
     subs = find_submissions(submissions)
     if not subs:

@@ -18,6 +18,8 @@ Protocol (one JSON object per line; requests on stdin, reports on the file descr
 
 The second request comes only after every cell ran: the grader's probes (the code that calls a
 student's function on the hidden inputs) are not in the process while the student's code runs.
+`otter` is a stub here (`stub_otter`): the student's own `grader.check` calls show nothing, since
+the grader runs the public checks itself in request 2.
 """
 
 from __future__ import annotations
@@ -54,6 +56,32 @@ def apply_limits(limits: dict[str, Any]) -> None:
         _limit(resource.RLIMIT_FSIZE, int(limits["file_mb"]) * mb)
     _limit(resource.RLIMIT_CORE, 0)
     _limit(resource.RLIMIT_NOFILE, int(limits.get("files", 256)))
+
+
+class _NoChecks:
+    """What `otter.Notebook` is in the grader's sandbox: the student's own `grader.check(...)` calls
+    run and show nothing. The grader runs the public checks itself (request 2), so importing otter
+    (nbconvert and more: 5-20 s per submission, most of a run) would buy nothing here."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def check(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    check_all = export = to_pdf = run_plugin = add_plugin_files = check
+
+    def __getattr__(self, name: str) -> Any:
+        return self.check
+
+
+def stub_otter() -> None:
+    """Make `import otter` in this process give a module whose `Notebook` checks nothing (see `_NoChecks`)."""
+    import types
+
+    module = types.ModuleType("otter", "otter-grader's checks are not run in the grader's sandbox")
+    module.Notebook = _NoChecks  # type: ignore[attr-defined]
+    sys.modules["otter"] = module
 
 
 def make_shell() -> Any:
@@ -99,6 +127,7 @@ def main(fd: int) -> None:
 
     request = json.loads(sys.stdin.readline())
     apply_limits(request.get("limits", {}))
+    stub_otter()
     shell = make_shell()
     for i, source in enumerate(request["cells"]):
         send({"cell": i})
