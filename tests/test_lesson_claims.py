@@ -316,6 +316,7 @@ def _race21(kind, keeps_turn: bool = False):
     return Race21
 
 
+@pytest.mark.slow  # grades two answers through the real judge (about 20 s)
 def test_exercise_10_2_grades_named_tuple_and_dataclass_states_and_says_why_a_wrong_one_fails():
     import dataclasses
     from typing import NamedTuple
