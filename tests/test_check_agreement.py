@@ -30,6 +30,8 @@ import numpy as np
 import pytest
 from conftest import NOTEBOOKS
 
+import gamekit
+import gamekit.match
 from gamekit.course import assign, cases, selfstudy
 from gamekit.sandbox import judge, plain
 from gamekit.sandbox.sandboxrun import make_shell, run_cell
@@ -87,12 +89,21 @@ class Master:
         shell = make_shell()
         shell.reset(new_session=False)
         self.failed = []
-        for i, cell in enumerate(self.nb.cells):
-            if cell.cell_type != "code" or i in tests or assign.is_teacher_only(cell) or not cell.source.strip():
-                continue
-            if not run_cell(shell, cell.source):
-                self.failed.append(i)
+        # As in a fresh kernel, `from gamekit import tournament` must give the function: once another
+        # test of this process has imported the subpackage `gamekit.tournament`, the attribute is that.
+        saved = gamekit.__dict__.get("tournament")
+        gamekit.tournament = gamekit.match.tournament  # type: ignore[attr-defined]
+        try:
+            for i, cell in enumerate(self.nb.cells):
+                if cell.cell_type != "code" or i in tests or assign.is_teacher_only(cell) or not cell.source.strip():
+                    continue
+                if not run_cell(shell, cell.source):
+                    self.failed.append(i)
+        finally:
+            gamekit.tournament = saved  # type: ignore[attr-defined]
         self.student = dict(shell.user_ns)
+        if callable(self.student.get("remove_work")):  # lessons 09/10: their temporary folder, as their
+            self.student["remove_work"]()  # last (teacher-only) cell does; this process's exit is too late
         plt.close("all")  # the lesson's figures are not needed here
         solution_names: set[str] = set()
         for i in solutions:

@@ -343,7 +343,14 @@ def test_the_parent_process_and_its_game_module_are_untouched_by_the_tamperer(zo
 def test_a_second_seeded_run_of_the_zoo_gives_identical_results(zoo_run, zoo_folders, tmp_path):
     t, _, _ = zoo_run
     again = run_zoo(tmp_path / "zoo2.sqlite", zoo_folders)
-    assert [without_times(r) for r in again.records()] == [without_times(r) for r in t.records()]
+
+    # A memory hog is stopped by whichever guard is reached first, the interpreter's own limit
+    # (MemoryError) or its jail's memory group (killed): the same forfeit with another detail.
+    def same(record: dict) -> dict:
+        kept = without_times(record)
+        return {k: v for k, v in kept.items() if k != "detail"} if kept["reason"] == "memory" else kept
+
+    assert [same(r) for r in again.records()] == [same(r) for r in t.records()]
 
 
 def test_random_openings_vary_the_start_and_never_end_the_game():

@@ -145,6 +145,24 @@ def _printed(record: dict, seat: int, word: str) -> list[int]:
     return [int(x) for x in re.findall(word + r" (\d+)", record["output"][seat])]
 
 
+def _parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rpartition(")")[2].split()[1])  # the field after the state, past the command's name
+
+
+def _ours(pid: int) -> bool:
+    """Whether `pid` descends from this test process (another pytest worker's jails are not ours)."""
+    me, seen = os.getpid(), 0
+    while pid > 1 and seen < 64:
+        if pid == me:
+            return True
+        pid, seen = _parent(pid), seen + 1
+    return False
+
+
 def _jail_processes() -> list[str]:
     found = []
     for pid in os.listdir("/proc"):
@@ -153,7 +171,7 @@ def _jail_processes() -> list[str]:
                 cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"gamekit.sandbox.zygote" in cmd and str(ROOT).encode() in cmd and b"jailed" in cmd:
+            if b"gamekit.sandbox.zygote" in cmd and str(ROOT).encode() in cmd and b"jailed" in cmd and _ours(int(pid)):
                 found.append(cmd.decode(errors="replace")[:200])
     return found
 

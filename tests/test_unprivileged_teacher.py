@@ -91,7 +91,8 @@ def _as(user: pwd.struct_passwd, home: Path, argv: list[str], timeout: float) ->
 
 def test_the_hostile_zoo_holds_for_an_unprivileged_teacher():
     user = _nobody()
-    home = Path(tempfile.mkdtemp(prefix="gamekit-teacher-"))
+    # not under the suite's own temporary folder (root's, mode 0700): the teacher must be able to reach it
+    home = Path(tempfile.mkdtemp(prefix="gamekit-teacher-", dir="/tmp"))
     try:
         (home / "tmp").mkdir()
         for path in (home, home / "tmp"):
