@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,14 @@ def _ours(pid: int) -> bool:
     return False
 
 
+def _ended_within(seconds: float, find) -> list[str]:
+    """What `find` still lists after up to `seconds` (a killed process may take a moment to be reaped)."""
+    deadline = time.monotonic() + seconds
+    while (left := find()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
+
+
 def _jail_processes() -> list[str]:
     found = []
     for pid in os.listdir("/proc"):
@@ -250,7 +259,7 @@ def test_no_secret_no_bad_text_and_nothing_left(boundary_run):
         for text in [r["detail"], *r["output"], *r["names"]]:
             text.encode("utf-8")  # valid UTF-8: no lone surrogate
             assert "\x1b" not in text and len(text) <= 2100
-    assert not _jail_processes()
+    assert not _ended_within(10.0, _jail_processes)
     assert not _cgroups_left()
 
 
