@@ -91,7 +91,7 @@ def _remove_the_lessons_folders():
     while _CLEANUPS:
         _CLEANUPS.pop()()
     # The judge's processes run lesson 09's set-up too and end without its exit handler: their folders
-    # are removed here (known, to be fixed in the judge; real grading's judge runs in a temporary folder).
+    # are removed here (known, and still to be fixed in the judge itself).
     for left in set(Path(tempfile.gettempdir()).glob("gamekit-0[9]-*")) - before:
         shutil.rmtree(left, ignore_errors=True)
 
