@@ -41,7 +41,7 @@ from typing import Any
 
 import nbformat
 
-from .assign import _TEST_CONFIG, assignment_name, is_teacher_only, marker, questions, solution_code
+from .master import _TEST_CONFIG, assignment_name, is_teacher_only, marker, questions, solution_code
 
 __all__ = ["SPEC_FILE", "Case", "SpecError", "free_names", "split_probe", "spec"]
 
