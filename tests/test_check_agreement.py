@@ -20,9 +20,9 @@ spells out the model answer.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ import gamekit.match
 from gamekit.course import assign, cases, selfstudy
 from gamekit.sandbox import judge, plain
 from gamekit.sandbox.sandboxrun import make_shell, run_cell
+from gamekit.sandbox.zygote import close_jails
 
 CHAPTERS = [p for p in NOTEBOOKS if assign.is_assignment(nbformat.read(p, as_version=4))]
 
@@ -86,14 +87,10 @@ _CLEANUPS: list = []
 @pytest.fixture(scope="module", autouse=True)
 def _remove_the_lessons_folders():
     """What the lessons' last cells do (this process's exit would be too late for the suite's check)."""
-    before = set(Path(tempfile.gettempdir()).glob("gamekit-*"))
     yield
     while _CLEANUPS:
         _CLEANUPS.pop()()
-    # The judge's processes run lesson 09's set-up too and end without its exit handler: their folders
-    # are removed here (known, and still to be fixed in the judge itself).
-    for left in set(Path(tempfile.gettempdir()).glob("gamekit-0[9]-*")) - before:
-        shutil.rmtree(left, ignore_errors=True)
+    close_jails()  # lesson 09's agents ran in jails this process keeps until it exits
 
 
 class Master:
@@ -121,8 +118,10 @@ class Master:
         finally:
             gamekit.tournament = saved  # type: ignore[attr-defined]
         self.student = dict(shell.user_ns)
-        if callable(self.student.get("remove_work")):  # lessons 09/10: their temporary folder goes when
-            _CLEANUPS.append(self.student["remove_work"])  # this module ends (its hidden tests still need it)
+        if isinstance(self.student.get("WORK"), Path):  # lessons 09/10: their temporary folder goes when this
+            # module ends (its hidden tests still need it); by its path: the lesson's own `remove_work` reads
+            # WORK from the shell's namespace, which the next chapter run in this shell replaces
+            _CLEANUPS.append(functools.partial(shutil.rmtree, self.student["WORK"], ignore_errors=True))
         plt.close("all")  # the lesson's figures are not needed here
         solution_names: set[str] = set()
         for i in solutions:

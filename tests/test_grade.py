@@ -330,3 +330,22 @@ def test_time_limits_must_be_positive_numbers_of_seconds(tmp_path):
         with pytest.raises(ValueError, match="must be a positive number of seconds"):
             grade.grade(tmp_path / "subs", [_autograder(tmp_path)], tmp_path / "out", trusted_code=True, **bad)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_judge_leaves_nothing_of_the_lessons_set_up_in_the_temp_folder(tmp_path, monkeypatch):
+    """Lessons 09 and 10 make a temp folder and remove it at exit; the judge ends with os._exit (no
+    student's clean-up may run), so its temp folder is one of its own that the grader removes."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    setup = (
+        "import atexit, shutil, tempfile\n"
+        "WORK = tempfile.mkdtemp(prefix='gamekit-lesson-')\n"
+        "atexit.register(shutil.rmtree, WORK, True)\n"
+    )
+    case = {"id": "q1-0", "names": ["answer"], "probe": None, "judge": "assert answer == 1 and WORK", "hidden": True}
+    spec = {"lesson": [setup], "questions": [{"name": "q1", "cases": [case]}]}
+    grader = type("Grader", (), {"spec": spec, "name": "98-temp"})()
+    run = grade.SandboxRun()
+    run.names["answer"] = {"value": "1"}
+    verdicts = grade._judge(grader, [("ann", run)])
+    assert verdicts == {"ann": {"q1-0": {"passed": True, "why": None}}}
+    assert list(tmp_path.iterdir()) == []

@@ -172,6 +172,9 @@ def _ended_within(seconds: float, find) -> list[str]:
     return left
 
 
+_BEFORE: set[int] = set()  # jails other tests of this worker keep (their zygote caches end at exit)
+
+
 def _jail_processes() -> list[str]:
     found = []
     for pid in os.listdir("/proc"):
@@ -180,8 +183,9 @@ def _jail_processes() -> list[str]:
                 cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"gamekit.sandbox.zygote" in cmd and str(ROOT).encode() in cmd and b"jailed" in cmd and _ours(int(pid)):
-                found.append(cmd.decode(errors="replace")[:200])
+            jail = b"gamekit.sandbox.zygote" in cmd and str(ROOT).encode() in cmd and b"jailed" in cmd
+            if jail and int(pid) not in _BEFORE and _ours(int(pid)):
+                found.append(f"{pid}: " + cmd.decode(errors="replace")[:200])
     return found
 
 
@@ -196,6 +200,7 @@ def _cgroups_left() -> list[str]:
 
 @pytest.fixture(scope="module")
 def boundary_run(tmp_path_factory):
+    _BEFORE.update(int(line.partition(":")[0]) for line in _jail_processes())
     base = tmp_path_factory.mktemp("boundary")
     canary = base / "teacher" / "id_rsa"
     canary.parent.mkdir()

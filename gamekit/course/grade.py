@@ -204,7 +204,14 @@ def _run_once(
     with tempfile.TemporaryDirectory(prefix="gamekit-grade-") as tmp:
         work = Path(tmp)
         read_fd, write_fd = os.pipe()
-        env = {**thread_environment(), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(work)}
+        # TMPDIR too: a trusted run (no jail) makes its temp folders in this one, removed with it
+        env = {
+            **thread_environment(),
+            "PATH": "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "HOME": str(work),
+            "TMPDIR": str(work),
+        }
         proc = subprocess.Popen(
             _sandbox_command(work, write_fd, trusted),  # bubblewrap passes the fd on under its number
             stdin=subprocess.PIPE,
@@ -609,8 +616,10 @@ def _judge(grader: Autograder, runs: list[tuple[str, SandboxRun]]) -> dict[str, 
         "questions": grader.spec["questions"],
         "submissions": [{"id": key, "answers": {"names": run.names, "probes": run.probes}} for key, run in runs],
     }
-    env = {**os.environ, **thread_environment(), "PYTHONWARNINGS": "ignore"}
     with tempfile.TemporaryDirectory(prefix="gamekit-judge-") as tmp:
+        # the lesson's set-up may make temp folders and rely on atexit, which the judge's os._exit
+        # skips: its temp folder is this one, removed with everything in it when the judge ends
+        env = {**os.environ, **thread_environment(), "PYTHONWARNINGS": "ignore", "TMPDIR": tmp}
         proc = subprocess.run(
             [sys.executable, "-I", "-c", judge.BOOT, package_parent],
             input=json.dumps(job).encode(),
