@@ -165,3 +165,28 @@ def test_the_groups_of_a_killed_run_are_removed_by_the_next_one():
     removed = cgroup.sweep_stale()
     assert all(not folder.exists() for folder in stale)
     assert f"memory/gamekit-{gone.pid}-0" in removed
+
+
+@pytest.mark.skipif(
+    __import__("gamekit.sandbox.cgroup").sandbox.cgroup.mechanism() != "cgroup-v1", reason="needs cgroups"
+)
+def test_a_stale_group_another_teacher_process_removes_first_is_no_error(monkeypatch):
+    """Two runs that start together both sweep: the one that finds a group already gone goes on."""
+    import subprocess
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = [cgroup._v1_parent(c) / f"gamekit-{gone.pid}-0" for c in cgroup.JAIL_CONTROLLERS]
+    for folder in stale:
+        folder.mkdir()
+    real_remove = cgroup._remove
+
+    def the_other_sweeper_was_faster(folder):
+        folder.rmdir()  # removed between this sweeper's listing and its own removal
+        real_remove(folder)
+
+    monkeypatch.setattr(cgroup, "_remove", the_other_sweeper_was_faster)
+    cgroup._SWEPT.discard(os.getpid())
+    removed = cgroup.sweep_stale()
+    assert all(not folder.exists() for folder in stale)
+    assert f"memory/gamekit-{gone.pid}-0" in removed

@@ -189,6 +189,7 @@ def test_results_rate_the_perfect_player_first_with_intervals_and_a_sequential_a
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in page
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_a_rerun_with_the_same_seed_gives_identical_games(nim_run, tmp_path):
     t, _ = nim_run
     again = Tournament(tmp_path / "again.sqlite", SAMPLES, game="misere-nim", starts=2, seed=3, limits=FAST)
@@ -196,6 +197,7 @@ def test_a_rerun_with_the_same_seed_gives_identical_games(nim_run, tmp_path):
     assert [without_times(r) for r in again.records()] == [without_times(r) for r in t.records()]
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_a_stopped_run_resumes_where_it_stopped_and_never_replays_a_game(nim_run, tmp_path):
     t, _ = nim_run
     db = tmp_path / "stop.sqlite"
@@ -289,6 +291,7 @@ def test_the_zoo_is_complete():
     assert sorted(p.stem for p in ZOO) == sorted(EXPECTED)
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_every_hostile_agent_forfeits_with_the_right_reason_within_the_limit_plus_a_second(zoo_run):
     """A move is charged its CPU time; the wall clock ends it at WALL_FACTOR times its time plus
     WALL_SLACK even when it gets no CPU (a busy machine), so that, plus a second, bounds the kill."""
@@ -315,6 +318,7 @@ def test_every_hostile_agent_forfeits_with_the_right_reason_within_the_limit_plu
     assert len(records["printer~first_free~0~0"]["output"][0]) <= FAST.log_chars + 10
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_games_without_a_hostile_agent_are_unaffected_by_the_zoo(zoo_run, tmp_path):
     t, _, _ = zoo_run
     calm = Tournament(
@@ -332,6 +336,7 @@ def test_games_without_a_hostile_agent_are_unaffected_by_the_zoo(zoo_run, tmp_pa
         assert r["forfeit"] is None and zoo[r["id"]] == without_times(r)
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_the_parent_process_and_its_game_module_are_untouched_by_the_tamperer(zoo_run):
     from gamekit import TicTacToe
 
@@ -340,6 +345,7 @@ def test_the_parent_process_and_its_game_module_are_untouched_by_the_tamperer(zo
     assert os.getcwd() != "/tmp" and np.isfinite(1.0)
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_a_second_seeded_run_of_the_zoo_gives_identical_results(zoo_run, zoo_folders, tmp_path):
     t, _, _ = zoo_run
     again = run_zoo(tmp_path / "zoo2.sqlite", zoo_folders)

@@ -173,8 +173,13 @@ def _empty(folder: Path, patience: float = 5.0) -> None:
 
 
 def _remove(folder: Path) -> None:
-    """Kill everything in a jail's group `folder` and remove it with its game groups."""
-    for sub in [p for p in folder.iterdir() if p.is_dir()]:
+    """Kill everything in a jail's group `folder` and remove it with its game groups (a group that
+    is already gone, removed by another teacher's process sweeping at the same time, is fine)."""
+    try:
+        subs = [p for p in folder.iterdir() if p.is_dir()]
+    except OSError:
+        subs = []
+    for sub in subs:
         _empty(sub)
         with contextlib.suppress(OSError):
             sub.rmdir()

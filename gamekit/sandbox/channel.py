@@ -91,17 +91,17 @@ class Channel:
     def receive(self, deadline: float, clock: Any, poll: Any = None) -> dict[str, Any]:
         """The next message, as a dict, by `deadline` (on `clock`); `ChannelError` if none comes, the
         pipe closes, or what comes is not one bounded JSON object. `poll()` is called every 50 ms while
-        waiting; it may raise to end the wait (a CPU-time limit)."""
+        waiting, after what was printed is taken; it may raise to end the wait (a time or output limit)."""
         while b"\n" not in self._buffer:
             remaining = deadline - clock()
             if remaining <= 0:
                 raise ChannelError("timeout", "no answer in time")
             fds = [self.read_fd] + ([self.output_fd] if self.output_fd >= 0 else [])
             ready, _, _ = select.select(fds, [], [], min(remaining, 0.05) if poll else remaining)
-            if poll is not None:
-                poll()
             if self.output_fd in ready:
                 self._drain()
+            if poll is not None:  # after the drain: it may judge what was printed
+                poll()
             if self.read_fd not in ready:
                 continue
             chunk = os.read(self.read_fd, 1 << 16)

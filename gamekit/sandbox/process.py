@@ -102,14 +102,14 @@ class JailedProcess:
         much from now (see `charge`). A violation it reports, or anything but a bounded JSON
         object, ends it with an `AgentFailure`."""
         assert self.channel is not None and self.group is not None
-        poll = None
-        if seconds is not None:
-            charged = self.charge()
-            limit = seconds
+        channel, output_cap = self.channel, self.limits.output_kb * 1024
+        charged = self.charge() if seconds is not None else None
 
-            def poll() -> None:
-                if charged() > limit:
-                    raise ChannelError("timeout", "its time")
+        def poll() -> None:  # the output limit is checked as the output comes (a printer forfeits for
+            if channel.printed > output_cap:  # its printing however slowly a busy teacher's side reads it)
+                raise ChannelError("output", "printed too much")
+            if charged is not None and seconds is not None and charged() > seconds:
+                raise ChannelError("timeout", "its time")
 
         try:
             reply = self.channel.receive(deadline, time.monotonic, poll)
@@ -117,6 +117,8 @@ class JailedProcess:
             if exc.reason == "closed":
                 raise self._died() from None
             self.kill()
+            if exc.reason == "output":
+                raise AgentFailure("output limit", f"it printed more than {self.limits.output_kb} KB") from None
             if exc.reason == "timeout":
                 if late == "startup":
                     raise AgentFailure(
