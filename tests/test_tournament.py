@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 from gamekit import RandomPlayer, play_game, wire
+from gamekit.sandbox.bwrap import bwrap_path
 from gamekit.tournament.games import GAMES, WrongMoveType, build, resolve_game
 from gamekit.tournament.html import leaderboard_html, replay_html
 from gamekit.tournament.referee import GameSpec, check_source, play_game_spec
 from gamekit.tournament.results import Results
-from gamekit.tournament.runner import Tournament, submissions
+from gamekit.tournament.runner import Tournament, submissions, validate_agent
 from gamekit.tournament.sandbox import Limits
 from gamekit.tournament.schedule import derived_seed, draw_starts, pairings, schedule
 
@@ -413,3 +414,17 @@ def test_validation_warns_about_randomness_that_is_not_seeded_from_the_game(tmp_
     unseeded = validate_agent(own, limits=FAST)
     assert seeded.status == "accepted" and seeded.reason == ""
     assert unseeded.status == "accepted" and unseeded.reason == UNSEEDED_WARNING
+
+
+@pytest.mark.skipif(bwrap_path() is None, reason="needs bubblewrap")
+def test_printing_past_the_limit_forfeits_for_output_even_if_the_agent_then_waits(tmp_path):
+    """The output limit is judged while the turn runs, not only once a move comes: an agent that
+    prints too much and then sleeps (or whose printing a busy referee reads slowly) forfeits for its
+    printing, not on time, so a rerun on a loaded machine gives the same record."""
+    agent = tmp_path / "loud_sleeper.py"
+    agent.write_text(
+        "import time\nNAME = 'loud sleeper'\n"
+        "def agent(game, state):\n    print('x' * 200_000, flush=True)\n    time.sleep(30)\n"
+    )
+    verdict = validate_agent(agent, "nim", limits=FAST)
+    assert verdict.status == "rejected" and "output limit" in verdict.reason, verdict.reason
