@@ -23,7 +23,7 @@ points), tilted exponentially to the mean score of elo0 (P(H1) is the type I err
 Last, the coverage of the rating intervals a class sees: simulated round robins of four agents at
 0, 100, 200, 300 Elo with 1, 2, 5, 10, 20 starts per pairing (each from both seats), Davidson draws
 (ν = 1) and a 200 Elo first-move advantage; for each method, the share of tournaments whose 95 %
-interval contains the true rating, worst and best of the four agents. "bootstrap": the percentile
+interval contains the true rating, worst and best of the four agents. "bootstrap": the plain percentile
 bootstrap over game pairs (1,000 replicates; `--tournaments` / 5 tournaments, it is slow);
 "robust": `robust_ratings` (Wald, cluster-robust CR2 variance, t quantile), which prints no
 interval below 5 pairs per pairing ("too few").
@@ -164,7 +164,7 @@ def coverage(tournaments: int) -> None:
             for k in range(count):
                 results, units = round_robin(n, nu, seat, rng)
                 if method == "bootstrap":
-                    r = bootstrap_ratings(names, results, units=units, reps=1000, seed=k)
+                    r = bootstrap_ratings(names, results, units=units, reps=1000, seed=k, expand=False)
                 else:
                     r = robust_ratings(names, results, units=units)
                 if r.low is None or r.high is None:

@@ -228,8 +228,9 @@ class GameTable:
         draws: str = "davidson",
         anchor: str | None = None,
     ) -> Ratings:
-        """Ratings with percentile-bootstrap intervals (`gamekit.stats.bootstrap_ratings`): game
-        pairs resampled within each pairing (single games where a pairing was not played in pairs)."""
+        """Ratings with bootstrap intervals (`gamekit.stats.bootstrap_ratings`, Hesterberg's expanded
+        percentile interval): game pairs resampled within each pairing (single games where a pairing
+        was not played in pairs)."""
         results, units = self._results_and_units()
         return bootstrap_ratings(
             self.agents,

@@ -218,6 +218,7 @@ def test_assign_all_reuses_what_did_not_change_and_reports_progress(tmp_path, ca
     assert "reused" not in capsys.readouterr().err
 
 
+@pytest.mark.slow  # needs the assigned fixture (otter assign, 10-15 s): not in the quick loop
 def test_a_class_copys_check_gives_a_short_hint_and_writes_no_file(tmp_path, monkeypatch):
     """The class copy's init cell and a check, run as a student runs them: a failing check is "not yet"
     and its hint in two lines (no doctest trace, no paths into Python's library), a passing one says
@@ -242,6 +243,7 @@ def test_a_class_copys_check_gives_a_short_hint_and_writes_no_file(tmp_path, mon
     assert sorted(p.name for p in tmp_path.iterdir()) == [done.student.name]  # no .OTTER_LOG
 
 
+@pytest.mark.slow  # needs the assigned fixture (otter assign, 10-15 s): not in the quick loop
 def test_a_renamed_class_copy_still_checks(tmp_path, monkeypatch):
     """Saved as bob.ipynb (the form `grade` collects), beside other notebooks, the copy's first cell
     finds its own tests; where no notebook carries them, the error says what to do."""

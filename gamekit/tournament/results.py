@@ -164,8 +164,8 @@ class Results:
 
         method="robust" (the leaderboard's): `gamekit.stats.robust_ratings`, no intervals and a
         `too_few` reason below `MIN_PAIRS` pairs per pairing; reps and seed are not used.
-        method="bootstrap": the percentile bootstrap over pairs with `reps` replicates (it covers
-        less than its level with a handful of pairs; kept to show why)."""
+        method="bootstrap": the plain percentile bootstrap over pairs with `reps` replicates (it
+        covers less than its level with a handful of pairs; kept to show why)."""
         seed = self.config["seed"] if seed is None else seed
         if len(self.accepted()) < 2 or not self.records:
             raise ValueError(
@@ -177,7 +177,13 @@ class Results:
         if method != "bootstrap":
             raise ValueError(f"method must be 'robust' or 'bootstrap', got {method!r}")
         return bootstrap_ratings(
-            self.accepted(), self.results(), units=self.units(), reps=reps, seed=seed, confidence=confidence
+            self.accepted(),
+            self.results(),
+            units=self.units(),
+            reps=reps,
+            seed=seed,
+            confidence=confidence,
+            expand=False,
         )
 
     def neighbours(self, ratings: Ratings | None = None, familywise: float = 0.05) -> list[dict[str, Any]]:
