@@ -396,3 +396,41 @@ def test_a_local_run_needs_nothing_of_dask(tmp_path):
     assert out.stdout.strip() == "[]"
     helps = cli("--help")
     assert helps.returncode == 0 and all(c in helps.stdout for c in ("validate", "run", "resume", "report"))
+
+
+def test_the_teacher_refuses_a_scheduler_that_holds_a_workers_key(dask_cluster, tmp_path):
+    """Any certificate of the authority passes TLS: a lab PC's worker key, started as a scheduler
+    where the teacher expects one, would get the games and send back rigged records. The teacher's
+    side checks the role first and sends nothing; the real scheduler passes the same check."""
+    from gamekit.tournament.cluster import connect
+
+    address, certs = dask_cluster
+    with connect(address, certs) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+    port = free_port()
+    worker_files = ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / "worker.pem"),
+                    "--tls-key", str(certs / "worker-key.pem")]  # fmt: skip
+    impostor = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--protocol", "tls", "--host", "127.0.0.1",
+         "--port", str(port), "--no-dashboard", *worker_files],
+        cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        fake = f"tls://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:  # until the impostor listens
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and impostor.poll() is None, "the impostor did not start"
+                time.sleep(0.3)
+        with pytest.raises(ConnectionRefusedError, match="a worker, not the scheduler's"), connect(fake, certs):
+            pass
+        t = Tournament(tmp_path / "t.sqlite", [AGENTS / "first_free.py", AGENTS / "random_mover.py"], game="nim")
+        with pytest.raises(ConnectionRefusedError):
+            t.run(scheduler=fake, tls=certs, validate=False)
+        assert t.records() == []
+    finally:
+        os.killpg(impostor.pid, signal.SIGKILL)
+        impostor.wait()

@@ -132,15 +132,15 @@ def run_on_cluster(
     each submission's sandbox run on a worker of the cluster at `scheduler`."""
     check_scheduler(scheduler, tls)
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import as_completed
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError("grading on a cluster needs dask.distributed: pip install 'gamekit-course[cluster]'") from exc
-    from ..tournament.cluster import security
+    from ..tournament.cluster import connect
 
     results: list[tuple[nbformat.NotebookNode | None, Any, float] | None] = [None] * len(todo)
     sent: dict[str, tuple[int, float]] = {}
     notebooks: dict[int, nbformat.NotebookNode] = {}
-    with Client(scheduler, security=security(tls, "client"), timeout=60) as client:
+    with connect(scheduler, tls) as client:
         futures = []
         for i, (sub, grader) in enumerate(todo):
             nb, failed = read_submission(sub)

@@ -19,20 +19,22 @@ scheduler and every worker and nanny load this module (`--preload`, see `tls_arg
 `dask_setup` checks each incoming connection's certificate and each request on it against
 `ALLOWED`: a worker's key may register as a worker and report, never submit work or run code; a
 client's key may do what the teacher does, never register as a worker; only the scheduler may
-give a worker orders. A request outside its role closes the connection. Games go to the workers as plain
-dictionaries and come back as JSON text, which the referee's machine parses with size and depth
+give a worker orders. A request outside its role closes the connection. The teacher's side connects
+only through `connect`, which refuses a server whose certificate is not the scheduler's. Games go
+to the workers as plain dictionaries and come back as JSON text, which the referee's machine parses with size and depth
 limits (`gamekit.jsonio`) and checks against the game it asked for; the agents themselves run on
 the workers inside the same bubblewrap sandbox as locally, so they reach no network (no scheduler).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
 import json
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,7 @@ from ..jsonio import JSONLoadError, parse_json
 __all__ = [
     "ALLOWED",
     "ROLES",
+    "connect",
     "dask_setup",
     "make_certificates",
     "peer_role",
@@ -192,6 +195,24 @@ def tls_arguments(folder: str | Path, role: str) -> list[str]:
     ca, cert, key = _files(folder, role)
     preload = ["--preload", __name__] + (["--preload-nanny", __name__] if role == "worker" else [])
     return ["--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key), *preload]
+
+
+@contextlib.contextmanager
+def connect(scheduler: str, folder: str | Path) -> Iterator[Any]:
+    """A Dask `Client` for `scheduler` with the client's certificate in `folder`, refused unless the
+    other end proves the scheduler's role: any certificate of the authority passes TLS, so a lab
+    PC's worker key could otherwise pose as the scheduler (given a place on the network) and send
+    the teacher rigged records."""
+    from dask.distributed import Client
+
+    with Client(scheduler, security=security(folder, "client"), timeout=60) as client:
+        role = peer_role(getattr(getattr(client, "scheduler_comm", None), "comm", None))
+        if role != "scheduler":
+            raise ConnectionRefusedError(
+                f"the server at {scheduler} proved the certificate of a {role or 'stranger'}, not the "
+                "scheduler's: nothing was sent to it"
+            )
+        yield client
 
 
 def peer_role(comm: Any) -> str | None:

@@ -437,14 +437,14 @@ def _execute_dask(specs: Sequence[GameSpec], scheduler: str, tls: str | Path | N
             "workers as it prints, and pass --scheduler tls://HOST:8786 --tls CERTS/"
         )
     try:
-        from dask.distributed import Client, as_completed
+        from dask.distributed import as_completed
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise ImportError("running on a cluster needs dask.distributed: pip install 'gamekit-course[cluster]'") from exc
-    from .cluster import parse_record, play_game_json, security
+    from .cluster import connect, parse_record, play_game_json
 
     dicts = [s.as_dict() for s in specs]
     by_key: dict[str, dict[str, Any]] = {}
-    with Client(scheduler, security=security(tls, "client"), timeout=60) as client:
+    with connect(scheduler, tls) as client:
         futures = client.map(play_game_json, dicts, pure=False)
         for future, spec in zip(futures, dicts):
             by_key[future.key] = spec
