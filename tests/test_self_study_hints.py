@@ -26,19 +26,16 @@ MAX_HINT = 250
 def single_answer_exercises(nb: nbformat.NotebookNode) -> list[tuple[assign.Question, str]]:
     """(question, solution source) of every exercise self-study compares with one right answer.
 
-    As `assign.self_study_data` decides it: not an explanation, answer variables (`answer_*`) in its
-    solution, prompt not tagged plausible. (An answer that is no plain data, a game object say, is
-    also checked as plausible there; such an exercise carries the plausible tag, so the rule here is
-    the whole rule.)
+    Decided by `assign.self_study_data` itself, given a plain stand-in for every answer: an exercise
+    with answer variables (`answer_*`) in its solution, not an explanation, prompt not tagged
+    plausible. (An answer that is no plain data, a game object say, is also checked as plausible
+    there; such an exercise carries the plausible tag, so nothing is missed by the stand-ins.)
     """
+    names = {n for c in nb.cells if c.cell_type == "code" for n in assign._ANSWER_VAR.findall(c.source)}
+    data = assign.self_study_data(nb, nb, answers={n: 0 for n in names})["questions"]
     found = []
     for q in assign.questions(nb):
-        if q.manual or q.prompt is None:
-            continue
-        raw = "\n".join(nb.cells[i].source for i in q.solution_cells if nb.cells[i].cell_type == "code")
-        if not assign._ANSWER_VAR.findall(raw):
-            continue
-        if assign.PLAUSIBLE_TAG in nb.cells[q.prompt].metadata.get("tags", []):
+        if not data[q.name].get("single"):
             continue
         code = "\n".join(
             assign.solution_code(nb.cells[i].source) for i in q.solution_cells if nb.cells[i].cell_type == "code"
