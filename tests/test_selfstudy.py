@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 from make_fixture import FIXTURE
 
-from gamekit import SubtractionGame, red_blue
+from gamekit import SubtractionGame, best_moves, red_blue
 from gamekit.course import assign
 from gamekit.course.execute import execute_notebook
 from gamekit.course.selfstudy import SelfStudy, answer_digest, canonical, form_digest
@@ -174,3 +174,23 @@ def test_an_explanation_is_read_by_the_teacher_and_a_wrong_answer_gets_a_hint():
     assert wrong.verdict == "not yet" and wrong.detail.endswith("Hint: count the moves that reach 0")
     plain = _checker({"answer_1_1": [3, 5, 11]}).check("q1_1", {"answer_1_1": [3, 11]})
     assert "right form" in plain.detail and "Hint: work through the section above" in plain.detail
+
+
+@pytest.mark.notebook
+def test_a_wrong_answer_in_lesson_01_gets_the_exercises_own_hint(tmp_path):
+    """Chapter 1: a wrong answer of the right form gets the master's self_study_hint, a right one is correct."""
+    master = Path(__file__).resolve().parent.parent / "notebooks" / "01-subtraction-game.ipynb"
+    nb = nbformat.read(master, as_version=4)
+    prompts = {q.name: nb.cells[q.prompt] for q in assign.questions(nb) if q.prompt is not None}
+    game13 = SubtractionGame(13)
+    right = {"q1_1": list(best_moves(game13, game13.initial_state())), "q1_3": list(red_blue(40, (3, 5)).red[1:])}
+    wrong = {"q1_1": right["q1_1"][:-1], "q1_3": [1, 2]}  # the right form (they pass the public checks)
+    assert all(wrong[q] != right[q] for q in right)
+    done = assign.assign_notebook(master, tmp_path, self_study=True)
+    grader = _grader(nbformat.read(done.student, as_version=4))
+    for name in right:
+        var = name.replace("q", "answer_")
+        hint = " ".join(prompts[name].metadata[assign.SELF_STUDY_HINT].split())
+        said = grader.check(name, {var: wrong[name]})
+        assert said.verdict == "not yet" and said.detail.endswith(f"Hint: {hint}"), said
+        assert grader.check(name, {var: right[name]}).verdict == "correct"
