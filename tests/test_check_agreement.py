@@ -59,6 +59,7 @@ def _variants(value: Any) -> list[tuple[str, Any]]:
         out += [("float", float(value)), ("plus 1/1000", value + Fraction(1, 1000)), ("numpy float", np.float64(value))]
     elif isinstance(value, float):
         out += [("numpy float", np.float64(value)), ("times 1.01", value * 1.01 + 0.01)]
+        out += [("rounded to 4 places", round(value, 4))]
     elif isinstance(value, str):
         out += [("upper case", value.upper()), ("padded", f" {value} "), ("other word", value + "x")]
     elif isinstance(value, (list, tuple)):
@@ -71,6 +72,8 @@ def _variants(value: Any) -> list[tuple[str, Any]]:
             out += [("last left out", type(value)(value[:-1])), ("first repeated", type(value)([*value, value[0]]))]
             out += [("reversed", type(value)(reversed(value)))]
         out += [("one more item", type(value)([*value, 99]))]
+        if any(isinstance(v, float) for v in value):
+            out += [("rounded to 4 places", type(value)(round(v, 4) if isinstance(v, float) else v for v in value))]
     elif isinstance(value, dict) and value:
         key = next(iter(value))
         out += [("a key left out", {k: v for k, v in value.items() if k != key})]
@@ -136,10 +139,18 @@ class Master:
         if prompt is None or assign.PLAUSIBLE_TAG in prompt.metadata.get("tags", []):
             return False
         any_order = assign.UNORDERED_TAG in prompt.metadata.get("tags", [])
-        forms = [selfstudy.canonical(v) for v in (value, self.student[name])]
+        decimals = prompt.metadata.get(assign.SELF_STUDY_DECIMALS)
+        forms = [selfstudy.rounded(selfstudy.canonical(v), decimals) for v in (value, self.student[name])]
         if any_order:
             forms = [selfstudy.unordered(f) for f in forms]
         return forms[0] is not None and forms[0] == forms[1]
+
+    def says_not_yet(self, q, name: str, value: Any) -> bool:
+        """Would a self-study copy call `value` (of the right form) "not yet"? Only where it compares."""
+        prompt = self.nb.cells[q.prompt] if q.prompt is not None else None
+        if prompt is None or assign.PLAUSIBLE_TAG in prompt.metadata.get("tags", []):
+            return False
+        return selfstudy.canonical(self.student[name]) is not None and not self.same_answer(q, name, value)
 
     def public_passes(self, q, env: dict[str, Any]) -> bool:
         """The exercise's public checks, as a class or self-study copy runs them."""
@@ -218,6 +229,8 @@ def test_public_checks_accept_every_answer_the_hidden_tests_accept(path):
                     disagree.append(f"{what} passes the hidden tests, not the public checks")
                 if public and not hidden and m.same_answer(q, name, value):
                     disagree.append(f"{what} is 'correct' in self-study, fails the hidden tests")
+                if public and hidden and m.says_not_yet(q, name, value):
+                    disagree.append(f"{what} passes the hidden tests, self-study says 'not yet'")
         if names and not rejected:
             never_rejected.append(q.name)
     known = [d for d in disagree if d.split(":")[0] in KNOWN]

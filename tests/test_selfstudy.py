@@ -194,3 +194,35 @@ def test_a_wrong_answer_in_lesson_01_gets_the_exercises_own_hint(tmp_path):
         said = grader.check(name, {var: wrong[name]})
         assert said.verdict == "not yet" and said.detail.endswith(f"Hint: {hint}"), said
         assert grader.check(name, {var: right[name]}).verdict == "correct"
+
+
+def test_answers_the_hidden_tests_accept_within_a_tolerance_compare_rounded():
+    """An exercise whose hidden test accepts a score within 0.001 (Ex. 8.2) gives `self_study_decimals`:
+    the copy compares every number at that many places, so a score to three places is "correct"."""
+    from gamekit.course.selfstudy import rounded
+
+    model = rounded(canonical((0.7597469266479578, 400)), 3)
+    for same in [(0.76, 400.0), (0.7597, 400), (np.float64(0.75975), np.int64(400))]:
+        assert rounded(canonical(same), 3) == model
+    for other in [(0.75, 400), (0.76, 401), (0.76,)]:
+        assert rounded(canonical(other), 3) != model
+    assert rounded(canonical((None, 15.064, "H1")), 0) == rounded(canonical((None, 15, "h1")), 0)
+    assert rounded(canonical(Fraction(1, 3)), 2) == rounded(canonical(0.33), 2) == ["float", "0.33"]
+    assert rounded(canonical(0.5), None) == canonical(0.5)  # no decimals: unchanged
+    salt = "s"
+    check = SelfStudy(
+        {
+            "salt": salt,
+            "questions": {
+                "q": {
+                    "label": "Exercise 8.2",
+                    "public": [],
+                    "single": True,
+                    "decimals": 3,
+                    "answers": {"answer": form_digest(salt, model)},
+                }
+            },
+        }
+    ).check
+    assert check("q", {"answer": (0.76, 400)}).verdict == "correct"
+    assert check("q", {"answer": (0.761, 400)}).verdict == "not yet"

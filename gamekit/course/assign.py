@@ -242,6 +242,9 @@ PLAUSIBLE_TAG = "self-study-plausible"
 #: Key in an exercise's prompt-cell metadata: a one-line hint that a self-study copy shows for a wrong
 #: answer of the right form (it must not give the answer away).
 SELF_STUDY_HINT = "self_study_hint"
+#: Key in an exercise's prompt-cell metadata: compare numbers that are not whole rounded to this many
+#: decimal places (for an answer the hidden tests accept within a tolerance).
+SELF_STUDY_DECIMALS = "self_study_decimals"
 #: Tag of an exercise's prompt cell whose answer is a list that may come in any order.
 UNORDERED_TAG = "self-study-unordered"
 _ANSWER_VAR = re.compile(r"^\s*(answer_\w+)\s*=", re.M)
@@ -274,7 +277,7 @@ def canonical_answers(master: Path, timeout: float = 900) -> dict[str, object]:
 def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNode, answers: dict) -> dict:
     """What a self-study copy's checker needs: per question its label, public checks, and the
     salted digests of its answers (never the answers), and whether it has one right answer."""
-    from .selfstudy import form_digest, unordered
+    from .selfstudy import form_digest, rounded, unordered
 
     salt = secrets.token_hex(16)
     public = student.metadata.get("otter", {}).get("tests", {})
@@ -291,7 +294,11 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
         label = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
         tags = prompt.metadata.get("tags", []) if prompt is not None else []
         plausible, any_order = PLAUSIBLE_TAG in tags, UNORDERED_TAG in tags
-        forms = {n: unordered(answers.get(n)) if any_order else answers.get(n) for n in names}
+        decimals = prompt.metadata.get(SELF_STUDY_DECIMALS) if prompt is not None else None
+        if decimals is not None and (type(decimals) is not int or not 0 <= decimals <= 12):
+            raise ValueError(f"{q.name}: {SELF_STUDY_DECIMALS} must be a whole number from 0 to 12, got {decimals!r}")
+        forms = {n: rounded(answers.get(n), decimals) for n in names}
+        forms = {n: unordered(f) if any_order else f for n, f in forms.items()}
         single = bool(names) and not plausible and all(f is not None for f in forms.values())
         cases = [
             {"code": case["code"], "hint": case.get("failure_message") or ""}
@@ -305,6 +312,7 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
             "answers": {n: form_digest(salt, f) for n, f in forms.items() if f is not None} if single else {},
             "single": single,
             "unordered": any_order,
+            "decimals": decimals,
             "functions": bool(re.search(r"^\s*(def|class)\s", solution, re.M)),
         }
         hint = prompt.metadata.get(SELF_STUDY_HINT) if prompt is not None else None

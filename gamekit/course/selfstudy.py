@@ -7,7 +7,9 @@ shows its hint in one line) and then compares each answer variable with the cano
 through a salted hash, so the copy holds no answer in any form. Answers written differently but
 equal count as correct: `canonical` puts them in one normal form first (a list and a tuple of
 the same items are the same; a float equal to a simple fraction is that fraction; a word is
-compared without case and surrounding spaces). Exercises without a single right answer (a
+compared without case and surrounding spaces; where the master's prompt cell gives
+`self_study_decimals`, numbers are compared rounded to that many places, as the hidden tests
+accept them within a tolerance). Exercises without a single right answer (a
 function to write, a measured rate) get "plausible: your teacher's tests decide" when their public
 checks pass; an explanation (an exercise graded by hand) gets "read by your teacher" and a pointer to
 the solutions. A wrong answer of the right form gets the exercise's own hint where its master gives
@@ -30,7 +32,7 @@ from fractions import Fraction
 
 from ..sandbox.plain import graded_answers
 
-__all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "SelfStudy", "unordered"]
+__all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "rounded", "SelfStudy", "unordered"]
 
 #: Largest denominator under which a float is read as the fraction it equals.
 MAX_DENOMINATOR = 10_000
@@ -90,6 +92,27 @@ def canonical(value) -> object | None:
             return None
         return ["dict", sorted(pairs, key=lambda p: json.dumps(p, sort_keys=True))]
     return None
+
+
+def rounded(form: object, decimals: int | None) -> object:
+    """A canonical form with every number written to `decimals` places (None: unchanged), for an
+    exercise whose tests accept an answer within a tolerance (`self_study_decimals`)."""
+    if decimals is None:
+        return form
+    if type(form) is int:  # a whole number and a number that rounds to it must meet
+        return ["float", f"{form:.{decimals}f}"]
+    if not isinstance(form, list) or not form:
+        return form
+    if form[0] == "fraction":
+        return ["float", f"{round(form[1] / form[2], decimals):.{decimals}f}"]
+    if form[0] == "float":
+        x = float(form[1])
+        return ["float", f"{round(x, decimals):.{decimals}f}"] if math.isfinite(x) else form
+    if form[0] in ("seq", "set"):
+        return [form[0], [rounded(item, decimals) for item in form[1]]]
+    if form[0] == "dict":
+        return ["dict", [[rounded(k, decimals), rounded(v, decimals)] for k, v in form[1]]]
+    return form
 
 
 def unordered(form: object) -> object:
@@ -158,7 +181,7 @@ class SelfStudy:
         self.questions: dict[str, dict] = data["questions"]
 
     def _digest(self, value, question: dict) -> str | None:
-        form = canonical(value)
+        form = rounded(canonical(value), question.get("decimals"))
         if form is None:
             return None
         return form_digest(self.salt, unordered(form) if question.get("unordered") else form)
