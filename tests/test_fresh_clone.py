@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 
@@ -16,6 +17,7 @@ def test_readme_opens_as_markdown_even_with_jupytext():
     assert manager.get("notebooks/00-start-here.ipynb", content=False)["type"] == "notebook"
 
 
+@pytest.mark.slow  # collects the whole suite in a subprocess (seconds): not in the quick loop
 def test_fast_tests_run_before_the_notebooks_and_the_browser():
     listed = subprocess.run(
         [

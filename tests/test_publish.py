@@ -181,6 +181,7 @@ def test_the_three_formats_hold_every_link_and_escape_html():
         links.render(found, "pdf")
 
 
+@pytest.mark.slow  # publishes an edition with git in subprocesses (seconds): not in the quick loop
 def test_the_links_command_prints_all_three_formats(tmp_path):
     (tmp_path / "01-a-student.ipynb").write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": "# Nim"}]}))
     done = subprocess.run(

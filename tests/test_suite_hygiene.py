@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 CONFTEST = Path(__file__).with_name("conftest.py")
 
 
@@ -21,6 +23,7 @@ def _session(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+@pytest.mark.slow  # runs a pytest session of its own (seconds): not in the quick loop
 def test_a_session_that_leaves_a_gamekit_folder_fails(tmp_path):
     left = _session(tmp_path, "import tempfile\ndef test_x():\n    tempfile.mkdtemp(prefix='gamekit-grade-')\n")
     assert left.returncode != 0 and "left 1 gamekit-* entries" in left.stdout, left.stdout
