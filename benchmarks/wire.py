@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from gamekit import GeneralizedNim, Nim, RandomTree, SubtractionGame, TicTacToe, wire
+from gamekit import GeneralizedNim, Nim, RandomTree, SubtractionGame, TicTacToe, reachable_positions, wire
 from gamekit.games.random_tree import TreeGame
 from gamekit.protocol import IllegalMoveError, MoveTypeError
 
@@ -36,21 +36,6 @@ GAMES = {
     "random tree": RandomTree(3, 3, seed=1),
     "tree": TreeGame([[3, [12, 8]], [2, 4, 6]]),
 }
-
-
-def positions(game):
-    start = game.initial_state()
-    seen, frontier = {start}, [start]
-    while frontier:
-        s = frontier.pop()
-        if game.is_terminal(s):
-            continue
-        for m in game.legal_moves(s):
-            c = game.play(s, m)
-            if c not in seen:
-                seen.add(c)
-                frontier.append(c)
-    return seen
 
 
 def text(data):
@@ -151,7 +136,7 @@ def measure_decoders():
     print(f"malformed inputs, {CORPUS} states and {CORPUS} moves per game (seed 29):")
     totals: dict = {}
     for name, game in GAMES.items():
-        states = positions(game)
+        states = reachable_positions(game)
         valid = valid_states(name, game, states)
         counts: dict = {}
         rule = subtraction_position(game) if isinstance(game, SubtractionGame) else (lambda raw: False)
