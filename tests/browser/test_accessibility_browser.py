@@ -12,6 +12,7 @@ tournament's leaderboard, and the leaderboard read from the back of the room.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 import warnings
@@ -125,6 +126,30 @@ SLIDES_NOT_HIDDEN = """() => document.querySelectorAll('.reveal .slides section'
     s.removeAttribute('aria-hidden'); s.removeAttribute('hidden'); s.removeAttribute('inert'); })"""
 
 
+# MathJax 2 typesets in its own queue, and its assistive-MathML extension adds what a screen reader
+# reads at the end of each typeset: a callback queued behind them runs once both are done.
+MATHJAX_QUEUE_EMPTY = """async () => {
+    if (!document.querySelector('script[src*="MathJax.js"]')) return 'no MathJax';
+    while (!(window.MathJax && MathJax.Hub && MathJax.Hub.Queue)) await new Promise(r => setTimeout(r, 100));
+    await new Promise(done => MathJax.Hub.Queue(done));
+    return 'done';
+}"""
+
+
+def mathjax_done(page, timeout_s: float = 60.0) -> None:
+    """Wait until MathJax (if the page loads it) has typeset every formula and added the MathML a
+    screen reader reads: a fixed pause was too short on a loaded machine."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.set_default_timeout(timeout_s * 1000)
+    page.evaluate(MATHJAX_QUEUE_EMPTY)
+    with contextlib.suppress(PlaywrightTimeout):  # the caller counts what is missing, by page
+        page.wait_for_function(
+            """() => document.querySelectorAll('.MJX_Assistive_MathML').length
+                     >= document.querySelectorAll('.MathJax_CHTML').length""",
+            timeout=timeout_s * 1000, polling=200)  # fmt: skip
+
+
 def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | None = None) -> tuple[str, list[str]]:
     """Run axe-core on each page (decks with every slide shown); return the table (violations by
     impact, one row per page) and the serious or critical findings. Pages that typeset formulas
@@ -141,7 +166,8 @@ def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | Non
             page.evaluate(SLIDES_NOT_HIDDEN)
         else:
             page.wait_for_load_state("load")
-        page.wait_for_timeout(1500)  # MathJax and widgets settle
+        page.wait_for_timeout(1500)  # widgets settle
+        mathjax_done(page)
         found = bs.run_axe(page, axe)
         name = (names or {}).get(path, path.name)
         rows.append(bs.axe_line(name, found))
