@@ -42,6 +42,9 @@ MARKER = "gamekit-linger-7b2f"
 #: and each submission in all (honest ones need 15-30 s at a load of 10-12).
 CELL_SECONDS = 30
 CAP_SECONDS = 120.0
+#: The notebook of slow and endless cells, graded alone: six runs of it would take 6 x (12 + 10) s.
+ENDLESS_CELL_SECONDS = 10
+ENDLESS_CAP_SECONDS = 40.0
 
 
 def _attacks(
@@ -275,11 +278,6 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
         if student == "replace-runner":
             _claim_passed(nb)
         nbformat.write(nb, folder / f"{student}.ipynb")
-    # many slow cells and six endless ones: without a cap, six runs of the notebook at full time-out
-    nb = make_submission(student_nb, "all-correct")
-    nb.cells += [nbformat.v4.new_code_cell("import time\ntime.sleep(6)") for _ in range(4)]
-    nb.cells += [nbformat.v4.new_code_cell("while True:\n    pass") for _ in range(6)]
-    nbformat.write(nb, folder / "endless-slow.ipynb")
     # files that are not the student's notebook: the teacher's key, the master's folder, a FIFO, a device
     (folder / "symlinked.ipynb").symlink_to(canary_file)
     (folder / "master-thief").symlink_to(done.master.parent)  # would grade the master's solutions as hers
@@ -299,6 +297,17 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
         folder, [done.autograder], out, cell_timeout=CELL_SECONDS, jobs=2, submission_seconds=CAP_SECONDS
     )
     seconds = time.monotonic() - start
+    # many slow cells and six endless ones: without a cap, six runs of the notebook at full time-out.
+    # Graded on its own, with a short cell limit and cap, so that the zoo above need not wait for it.
+    endless_folder = tmp_path / "endless"
+    endless_folder.mkdir()
+    nb = make_submission(student_nb, "all-correct")
+    nb.cells += [nbformat.v4.new_code_cell("import time\ntime.sleep(3)") for _ in range(4)]
+    nb.cells += [nbformat.v4.new_code_cell("while True:\n    pass") for _ in range(6)]
+    nbformat.write(nb, endless_folder / "endless-slow.ipynb")
+    [endless], _ = grade.grade(
+        endless_folder, [done.autograder], tmp_path / "endless-grades", cell_timeout=ENDLESS_CELL_SECONDS,
+        jobs=1, submission_seconds=ENDLESS_CAP_SECONDS)  # fmt: skip
     stop.set()
     listener.join(2)
     server.close()
@@ -328,9 +337,8 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     assert scores["collide"]["q99_1"] == 0 and scores["collide"]["q99_4"] == 1
     assert any("share one hash value" in m for m in messages), messages
     # the endless notebook is stopped by its cap, before its sixth run, and keeps nothing it did not finish
-    endless = by["endless-slow"]
-    assert f"used its {CAP_SECONDS:g} s" in (endless.error or ""), endless.error
-    assert endless.seconds < CAP_SECONDS + 30 and endless.total == 0
+    assert f"used its {ENDLESS_CAP_SECONDS:g} s" in (endless.error or ""), endless.error
+    assert endless.seconds < ENDLESS_CAP_SECONDS + 30 and endless.total == 0
     # the right answers of an attacker still count; the attack costs its own exercise only
     assert scores["kill-grader"]["q99_1"] == 1 and scores["kill-grader"]["q99_2"] == 2, by["kill-grader"].notes
     assert scores["linger"] == {"q99_1": 1, "q99_2": 2, "q99_4": 1}
