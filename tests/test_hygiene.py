@@ -1,6 +1,8 @@
 """The repository follows the course conventions: stored notebooks, environment files."""
 
 import re
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -106,3 +108,12 @@ def test_readme_documents_the_course_build_commands():
         assert f"python -m gamekit.course {command}" in readme
     assert "handouts" not in readme, "handouts were replaced by assign (otter-grader)"
     assert "environment.yml" in readme and not (ROOT / "binder").exists()
+
+
+def test_reading_a_notebook_builds_no_grammar_parser():
+    """Every grading kernel, otter run and nbconvert reads notebooks: with jsonschema 4.25 or newer
+    and rfc3987-syntax installed, `import nbformat` builds 38 lark parsers first (1.5 s of CPU per
+    process). pyproject.toml pins jsonschema below 4.25; this fails if that pin is lost."""
+    code = "import sys, nbformat, jsonschema; print(sorted(m for m in ('lark', 'rfc3987_syntax') if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]", f"importing nbformat loaded {done.stdout.strip()}: see pyproject.toml"

@@ -48,7 +48,8 @@ __all__ = [
 ]
 
 #: The packages a hub's image needs for the student edition (besides Python): the course's
-#: dependencies, JupyterLab and a kernel, otter-grader for the public checks, nbgitpuller.
+#: dependencies, JupyterLab and a kernel, otter-grader for the public checks, nbgitpuller, and
+#: jsonschema at the version range the course pins.
 EDITION_PACKAGES = (
     "numpy",
     "matplotlib",
@@ -61,6 +62,7 @@ EDITION_PACKAGES = (
     "jupyterlab",
     "ipykernel",
     "nbgitpuller",
+    "jsonschema",  # pinned below 4.25 (see pyproject.toml): reading a notebook stays fast
 )
 #: Who the publish commits are by (the teacher's own git identity is not needed).
 COMMITTER = {"GIT_AUTHOR_NAME": "gamekit publish", "GIT_AUTHOR_EMAIL": "publish@gamekit.invalid"}
