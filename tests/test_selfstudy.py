@@ -176,6 +176,21 @@ def test_an_explanation_is_read_by_the_teacher_and_a_wrong_answer_gets_a_hint():
     assert "right form" in plain.detail and "Hint: work through the section above" in plain.detail
 
 
+@pytest.mark.parametrize("bad", [-1, 13, 2.5, True, "3", [2]])
+def test_a_bad_decimals_setting_is_refused_with_what_is_allowed(bad):
+    """`self_study_decimals` must be a whole number from 0 to 12: anything else stops the build with a
+    message naming the exercise, the setting and what it got; the master is left as it was."""
+    master = nbformat.read(FIXTURE, as_version=4)
+    q = next(q for q in assign.questions(master) if not q.manual and q.prompt is not None)
+    master.cells[q.prompt].metadata[assign.SELF_STUDY_DECIMALS] = bad
+    before = nbformat.writes(master)
+    with pytest.raises(ValueError, match=rf"{q.name}: self_study_decimals must be a whole number from 0 to 12, got "):
+        assign.self_study_data(master, master, answers={})
+    assert nbformat.writes(master) == before
+    master.cells[q.prompt].metadata[assign.SELF_STUDY_DECIMALS] = 12  # the largest allowed is taken
+    assert assign.self_study_data(master, master, answers={})["questions"][q.name]["decimals"] == 12
+
+
 @pytest.mark.notebook
 def test_a_wrong_answer_in_lesson_01_gets_the_exercises_own_hint(tmp_path):
     """Chapter 1: a wrong answer of the right form gets the master's self_study_hint, a right one is correct."""
