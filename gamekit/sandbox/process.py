@@ -111,14 +111,18 @@ class JailedProcess:
             if charged is not None and seconds is not None and charged() > seconds:
                 raise ChannelError("timeout", "its time")
 
+        def printed_too_much() -> AgentFailure:
+            self.kill()
+            return AgentFailure("output limit", f"it printed more than {self.limits.output_kb} KB")
+
         try:
             reply = self.channel.receive(deadline, time.monotonic, poll)
         except ChannelError as exc:
             if exc.reason == "closed":
                 raise self._died() from None
-            self.kill()
             if exc.reason == "output":
-                raise AgentFailure("output limit", f"it printed more than {self.limits.output_kb} KB") from None
+                raise printed_too_much() from None
+            self.kill()
             if exc.reason == "timeout":
                 if late == "startup":
                     raise AgentFailure(
@@ -126,9 +130,8 @@ class JailedProcess:
                     ) from None
                 raise AgentFailure("timeout", "no answer in time") from None
             raise AgentFailure("protocol", exc.detail) from None
-        if self.channel.printed > self.limits.output_kb * 1024:
-            self.kill()
-            raise AgentFailure("output limit", f"it printed more than {self.limits.output_kb} KB")
+        if self.channel.printed > output_cap:
+            raise printed_too_much()
         if "violation" in reply:
             self.kill()
             raise AgentFailure("sandbox", str(reply["violation"]))
