@@ -32,3 +32,52 @@ def test_a_session_that_leaves_a_gamekit_folder_fails(tmp_path):
         "        pass\n"
     )  # fmt: skip
     assert clean.returncode == 0, clean.stdout
+
+
+def test_a_notebooks_tests_are_one_unit_of_work_and_other_tests_their_own():
+    from conftest import work_unit
+
+    ids = [f"tests/test_notebooks.py::{t}[01-subtraction-game]" for t in ("test_a", "test_b", "test_c")]
+    assert len({work_unit(i) for i in ids}) == 1
+    assert work_unit(ids[0]) != work_unit("tests/test_notebooks.py::test_a[02-red-and-blue-numbers]")
+    other, plain = "tests/test_grade.py::test_x[01-subtraction-game]", "tests/test_notebooks.py::test_plain"
+    assert work_unit(other) == other and work_unit(plain) == plain
+
+
+@pytest.mark.slow  # runs a pytest session of its own with two workers (seconds)
+def test_with_two_workers_each_notebooks_tests_run_on_one_worker(tmp_path):
+    """The suite's scheduler (conftest.py) keeps a notebook's tests on one worker, so the notebook is
+    executed once (xdist's own `load` spreads them, and the cache per worker then executes it twice)."""
+    (tmp_path / "conftest.py").write_text(CONFTEST.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_notebooks.py").write_text(
+        "import os, pathlib, pytest, time\n"
+        "NB = [f'{i:02d}-lesson' for i in range(6)]\n"
+        "def record(check, nb):\n"
+        "    time.sleep(0.05)\n"
+        "    out = pathlib.Path(os.environ['WHERE'])\n"
+        "    out.joinpath(f'{check}-{nb}').write_text(os.environ.get('PYTEST_XDIST_WORKER', '-'))\n"
+        + "".join(
+            f"@pytest.mark.parametrize('nb', NB)\ndef test_{check}(nb):\n    record('{check}', nb)\n"
+            for check in ("run", "figures", "alt")
+        ),
+        encoding="utf-8",
+    )
+
+    def workers(dist: list[str]) -> dict[str, set[str]]:
+        where = tmp_path / "where"
+        where.mkdir()
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", *dist, "tests"],
+            cwd=tmp_path, env={**os.environ, "TMPDIR": str(tmp_path), "WHERE": str(where)},
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout[-2000:]
+        by: dict[str, set[str]] = {}
+        for f in where.iterdir():
+            by.setdefault(f.name.split("-", 1)[1], set()).add(f.read_text())
+        return by
+
+    ours = workers([])
+    assert len(ours) == 6 and all(len(w) == 1 for w in ours.values()), ours
+    assert set().union(*ours.values()) == {"gw0", "gw1"}, ours  # and the work is shared
