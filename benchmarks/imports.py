@@ -1,7 +1,7 @@
 """What a fresh Python pays to read a notebook: CPU seconds of `import nbformat` and `import otter`.
 
-Every grading kernel, every otter run, every nbconvert export and every judge is a new process that
-reads notebooks, so their import cost is paid hundreds of times in a grading run or the test suite.
+Every otter run, notebook run, nbconvert export and Jupyter server is a new process that reads
+notebooks, so their import cost is paid hundreds of times in a term's work or the test suite.
 jsonschema 4.25 and newer import rfc3987-syntax when it is installed, and that package builds 38
 lark parsers at import; pyproject.toml pins jsonschema below 4.25. This script prints, for each
 import, the median CPU time (user + system) of 5 fresh interpreters, the ratio to an empty

@@ -111,7 +111,7 @@ def test_readme_documents_the_course_build_commands():
 
 
 def test_reading_a_notebook_builds_no_grammar_parser():
-    """Every grading kernel, otter run and nbconvert reads notebooks: with jsonschema 4.25 or newer
+    """Every otter run, notebook run and nbconvert export reads notebooks: with jsonschema 4.25 or newer
     and rfc3987-syntax installed, `import nbformat` builds 38 lark parsers first (1.5 s of CPU per
     process). pyproject.toml pins jsonschema below 4.25; this fails if that pin is lost."""
     code = "import sys, nbformat, jsonschema; print(sorted(m for m in ('lark', 'rfc3987_syntax') if m in sys.modules))"
