@@ -5,8 +5,9 @@ copies that `python -m gamekit.course assign --self-study` writes replace otter'
 `SelfStudy`: `grader.check("q1_1")` first runs the exercise's public checks (a failing one
 shows its hint in one line) and then compares each answer variable with the canonical answer
 through a salted hash, so the copy holds no answer in any form. Answers written differently but
-equal count as correct: `canonical` puts them in one normal form first (a list and a tuple of
-the same items are the same; a float equal to a simple fraction is that fraction; a word is
+equal count as correct: `canonical` puts them in the normal form of the course's one answer rule
+(`gamekit.course.checks`, which the public checks and hidden tests use too: a list and a tuple
+of the same items are the same; a float equal to a simple fraction is that fraction; a word is
 compared without case and surrounding spaces; where the master's prompt cell gives
 `self_study_decimals`, numbers are compared rounded to that many places, as the hidden tests
 accept them within a tolerance). Exercises without a single right answer (a
@@ -24,102 +25,13 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import math
-import numbers
 import sys
 from dataclasses import dataclass
-from fractions import Fraction
 
 from ..sandbox.plain import graded_answers
+from .checks import canonical, rounded, unordered
 
 __all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "rounded", "SelfStudy", "unordered"]
-
-#: Largest denominator under which a float is read as the fraction it equals.
-MAX_DENOMINATOR = 10_000
-
-
-def _number(value) -> object | None:
-    if isinstance(value, bool):
-        return ["bool", value]
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, Fraction):
-        frac = value
-    elif isinstance(value, numbers.Real):
-        x = float(value)
-        if not math.isfinite(x):
-            return ["float", repr(x)]
-        frac = Fraction(x).limit_denominator(MAX_DENOMINATOR)
-        if abs(float(frac) - x) > 1e-12 * max(1.0, abs(x)):
-            return ["float", f"{x:.9g}"]
-    else:
-        return None
-    return int(frac) if frac.denominator == 1 else ["fraction", frac.numerator, frac.denominator]
-
-
-def canonical(value) -> object | None:
-    """`value` in a normal form for comparing answers (JSON data), or None if it is not plain data.
-
-    Whole numbers (also numpy's and equal floats) become ints; fractions, and floats equal to a
-    fraction with a denominator up to 10,000, become that fraction; other floats keep 9
-    significant digits; strings are stripped and lower-cased; None gets a form of its own; lists
-    and tuples become lists, sets sorted lists, dicts sorted pairs. Anything else (a function, an
-    object) gives None.
-    """
-    if value is None:
-        return ["none"]
-    if isinstance(value, str):
-        return ["str", value.strip().lower()]
-    number = _number(value)
-    if number is not None:
-        return number
-    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):  # numpy arrays and scalars
-        try:
-            return canonical(value.tolist())
-        except (TypeError, ValueError):
-            return None
-    if isinstance(value, (list, tuple)):
-        items = [canonical(v) for v in value]
-        return None if any(i is None for i in items) else ["seq", items]
-    if isinstance(value, (set, frozenset)):
-        items = [canonical(v) for v in value]
-        if any(i is None for i in items):
-            return None
-        return ["set", sorted(items, key=lambda i: json.dumps(i, sort_keys=True))]
-    if isinstance(value, dict):
-        pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
-        if any(k is None or v is None for k, v in pairs):
-            return None
-        return ["dict", sorted(pairs, key=lambda p: json.dumps(p, sort_keys=True))]
-    return None
-
-
-def rounded(form: object, decimals: int | None) -> object:
-    """A canonical form with every number written to `decimals` places (None: unchanged), for an
-    exercise whose tests accept an answer within a tolerance (`self_study_decimals`)."""
-    if decimals is None:
-        return form
-    if type(form) is int:  # a whole number and a number that rounds to it must meet
-        return ["float", f"{form:.{decimals}f}"]
-    if not isinstance(form, list) or not form:
-        return form
-    if form[0] == "fraction":
-        return ["float", f"{round(form[1] / form[2], decimals):.{decimals}f}"]
-    if form[0] == "float":
-        x = float(form[1])
-        return ["float", f"{round(x, decimals):.{decimals}f}"] if math.isfinite(x) else form
-    if form[0] in ("seq", "set"):
-        return [form[0], [rounded(item, decimals) for item in form[1]]]
-    if form[0] == "dict":
-        return ["dict", [[rounded(k, decimals), rounded(v, decimals)] for k, v in form[1]]]
-    return form
-
-
-def unordered(form: object) -> object:
-    """A canonical form with the order of a top-level sequence dropped (for "in any order" answers)."""
-    if isinstance(form, list) and form and form[0] == "seq":
-        return ["set", sorted(form[1], key=lambda i: json.dumps(i, sort_keys=True))]
-    return form
 
 
 def form_digest(salt: str, form: object) -> str:
