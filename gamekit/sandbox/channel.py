@@ -26,17 +26,22 @@ REPLACEMENT = "\ufffd"
 def clean_text(value: Any, limit: int, one_line: bool = False) -> str:
     """`value` as text that is safe to store and show: valid UTF-8 (a lone surrogate becomes U+FFFD),
     no control characters but newlines and tabs (none at all with `one_line`; a terminal's escape
-    sequences are control characters), at most `limit` characters (a longer one ends in " [cut]")."""
+    sequences are control characters), at most `limit` characters (a longer one ends in " [cut]").
+    One-line text (a name, a file name) also loses Unicode's format characters (category Cf: the
+    bidi overrides U+202A-U+202E and isolates U+2066-U+2069 that show "exe.txt" for "txt.exe",
+    zero-width spaces and joiners that make two names look alike)."""
     if limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit!r}")
     text = value if isinstance(value, str) else str(value)
     if len(text) > 4 * limit + 64:  # never walk a megabyte character by character
         text = text[: 4 * limit + 64]
+    dropped = ("Cf",) if one_line else ()
     text = "".join(
         ch
         if (ch in "\n\t" and not one_line) or unicodedata.category(ch) not in ("Cc", "Cs")
         else (" " if ch in "\n\t\r" else REPLACEMENT)
         for ch in text
+        if unicodedata.category(ch) not in dropped
     )
     return text if len(text) <= limit else text[:limit] + " [cut]"
 
