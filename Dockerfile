@@ -21,8 +21,9 @@ USER teacher
 WORKDIR /home/teacher/gamekit
 COPY --chown=teacher:teacher . .
 
-# README's install, the same command (the course and the grader)
-RUN python3 -m venv .venv && .venv/bin/pip install -e ".[course,grade]"
+# README's install with the same extras (the course and the grader), built as a wheel and installed
+# non-editable, as an image should be: the image's Python does not read the copied tree
+RUN python3 -m venv .venv && .venv/bin/pip install ".[course,grade]"
 
 ENV PATH="/home/teacher/gamekit/.venv/bin:${PATH}"
 WORKDIR /class

@@ -44,9 +44,14 @@ def readme_install() -> str:
     return command.replace(" && .venv/bin/jupyter lab", "")
 
 
+def image_install() -> str:
+    """README's install as the image runs it: the same extras, non-editable (a wheel is built)."""
+    return readme_install().replace("pip install -e ", "pip install ")
+
+
 def test_the_image_installs_the_course_exactly_as_readme_says():
     runs = [args for word, args in instructions() if word == "RUN"]
-    assert readme_install() in runs, f"the Dockerfile's install is not README's: {readme_install()!r}"
+    assert image_install() in runs, f"the Dockerfile's install is not README's, non-editable: {image_install()!r}"
     assert any("bubblewrap" in r for r in runs), "the image must install Debian's bubblewrap"
     users = [args for word, args in instructions() if word == "USER"]
     assert users and users[-1] != "root", "students' code must not run as root in the image"
@@ -75,9 +80,10 @@ def _context() -> list[str]:
 @pytest.mark.notebook
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout")
 def test_the_images_steps_install_tools_that_run_students_code_in_the_sandbox(tmp_path):
-    """Copy the build context, run the Dockerfile's install step there (a fresh venv), and use the
-    installed tools: the tournament validates an agent in bubblewrap's sandbox; grade answers --help."""
-    home = tmp_path / "gamekit"
+    """Copy the build context, run the Dockerfile's install step there (a fresh venv, the project
+    built as a wheel and installed non-editable), and use the installed tools: the tournament
+    validates an agent in bubblewrap's sandbox; the course's CLI and grade answer --help."""
+    home = tmp_path / "context"
     for name in _context():
         target = home / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -85,11 +91,25 @@ def test_the_images_steps_install_tools_that_run_students_code_in_the_sandbox(tm
     assert not (home / ".venv").exists() and not (home / "_build").exists()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
     env["PATH"] = f"{home / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    install = readme_install().replace("python3", shlex.quote(sys.executable), 1)
+    install = image_install().replace("python3", shlex.quote(sys.executable), 1)
     done = subprocess.run(install, shell=True, cwd=home, env=env, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-2000:]
     python = str(home / ".venv" / "bin" / "python")
-    for args in (["-m", "gamekit.tournament", "--help"], ["-m", "gamekit.course", "grade", "--help"]):
+    where = subprocess.run(
+        [python, "-c", "import gamekit, gamekit.sandbox; print(gamekit.__file__)"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert where.returncode == 0, where.stderr[-1000:]
+    assert "site-packages" in where.stdout and "/context/gamekit/" not in where.stdout, where.stdout
+    for args in (
+        ["-m", "gamekit.tournament", "--help"],
+        ["-m", "gamekit.course", "--help"],
+        ["-m", "gamekit.course", "grade", "--help"],
+    ):
         ran = subprocess.run([python, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         assert ran.returncode == 0 and "usage" in ran.stdout, ran.stderr[-1000:]
     if bwrap_path() is None:

@@ -117,3 +117,14 @@ def test_reading_a_notebook_builds_no_grammar_parser():
     code = "import sys, nbformat, jsonschema; print(sorted(m for m in ('lark', 'rfc3987_syntax') if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == "[]", f"importing nbformat loaded {done.stdout.strip()}: see pyproject.toml"
+
+
+def test_every_package_of_gamekit_is_in_the_distribution():
+    """A wheel carries only the packages pyproject lists: a folder of gamekit/ left out (the sandbox
+    once was) is missing from every non-editable install, and the tournament fails at import there."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "gamekit").rglob("__init__.py")} | {
+        "gamekit.data"
+    }
+    assert found - listed == set(), f"packages missing from pyproject.toml's list: {sorted(found - listed)}"
+    assert listed - found == set(), f"pyproject.toml lists packages that do not exist: {sorted(listed - found)}"

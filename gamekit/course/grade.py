@@ -61,7 +61,9 @@ import nbformat
 from ..jsonio import JSONLoadError, parse_json
 from ..sandbox import judge, plain, sandboxrun
 from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
+from ..sandbox.cgroup import JailGroup
 from ..sandbox.channel import clean_text
+from ..sandbox.limits import GRADING
 from . import gradecluster, intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
@@ -181,13 +183,34 @@ class _Channel:
         return message
 
 
-def _sandbox_command(work: Path, fd: int, trusted: bool) -> list[str]:
+def _start_sandbox(
+    work: Path, fd: int, trusted: bool, env: dict[str, str]
+) -> tuple[subprocess.Popen, JailGroup | None]:
+    """Start the runner: in a jail of `GRADING` bounds (the tournament's jail: the same filter, a
+    tmpfs as the only writable place, the jail's memory and processes bounded as a whole where
+    control groups hold), or as a plain process for trusted code (in `work`)."""
     package_parent = str(Path(__file__).resolve().parents[2])
-    argv = [sys.executable, "-I", "-c", sandboxrun.BOOT, package_parent, str(fd)]
+    boot = [sys.executable, "-I", "-c", sandboxrun.BOOT, package_parent, str(fd)]
+    common: dict[str, Any] = {
+        "stdin": subprocess.PIPE,
+        "stdout": subprocess.DEVNULL,
+        "stderr": subprocess.DEVNULL,
+        "pass_fds": [fd],  # bubblewrap passes the fd on under its number
+        "env": env,
+        "cwd": work,
+        "start_new_session": True,
+    }
     if trusted:
-        return argv
-    env = {**thread_environment(), "PYTHONDONTWRITEBYTECODE": "1"}
-    return Jail(writable=[str(work)], env=env, cwd=str(work), tmp_mb=256).command(argv)
+        return subprocess.Popen([*boot, "open"], **common), None
+    group = JailGroup(memory_bytes=int(GRADING.memory_mb * (1 << 20)), pids=GRADING.processes)
+    mode = "jailed" if group.active else f"jailed:{GRADING.processes}"
+    inside = {**thread_environment(), "PYTHONDONTWRITEBYTECODE": "1"}
+    jail = Jail(env=inside, tmp_mb=GRADING.disk_mb, file_kb=GRADING.output_kb)
+    try:
+        return jail.popen([*boot, mode], wrap=group.wrap, **common), group
+    except BaseException:
+        group.close()
+        raise
 
 
 def _run_once(
@@ -212,17 +235,10 @@ def _run_once(
             "HOME": str(work),
             "TMPDIR": str(work),
         }
-        proc = subprocess.Popen(
-            _sandbox_command(work, write_fd, trusted),  # bubblewrap passes the fd on under its number
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=[write_fd],
-            env=env,
-            cwd=work,
-            start_new_session=True,
-        )
-        os.close(write_fd)
+        try:
+            proc, group = _start_sandbox(work, write_fd, trusted, env)
+        finally:
+            os.close(write_fd)
         channel = _Channel(read_fd)
         probe_ids = {p["id"] for p in job["probes"]}  # only what was asked is taken from the reports
         check_ids = {c["id"] for c in job["checks"]}
@@ -282,6 +298,8 @@ def _run_once(
             return (current[0], current[1], "died")
         finally:
             _end_sandbox(proc)
+            if group is not None:  # every process of the jail, wherever it went
+                group.close()
             os.close(read_fd)
 
 

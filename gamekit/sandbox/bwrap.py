@@ -6,14 +6,24 @@ boundary is the kernel's: each piece of student code runs under bubblewrap (Debi
 `bubblewrap`, the `bwrap` command) in new user, PID, mount, IPC, UTS and network namespaces:
 
 * the file system it sees is built from nothing: the system's libraries and the Python
-  installation read-only, the `gamekit` package read-only, and only the folders the caller names
-  (its own work folder) writable; a private empty home and an empty temporary folder; nothing of
-  the teacher's home, the other students' files, the master notebooks or the grading folder;
+  installation read-only, the `gamekit` package read-only; a private empty home and an empty
+  temporary folder, both tmpfs of bounded size and the only writable places (no folder of the
+  host's is ever writable inside); nothing of the teacher's home, the other students' files, the
+  master notebooks or the grading folder;
 * no network at all (only its own loopback), so no scheduler, no other machine;
 * it sees and can signal only its own processes (a new PID namespace), and it dies with its
   parent (`--die-with-parent`): when the referee or the grader goes, everything in it goes;
 * a clean environment (nothing of the teacher's variables), no capabilities, a new session (no
-  terminal to inject keystrokes into).
+  terminal to inject keystrokes into);
+* the system-call filter of `gamekit.sandbox.seccomp` (bubblewrap's `--seccomp FD`), loaded before
+  the jail's first process runs and inherited by every process it starts;
+* no bubblewrap process inside (`--as-pid-1`): the jail's first process is the course's own
+  (the zygote, or grading's init), which makes itself non-dumpable before any student code runs,
+  so no process of the jail can open another's memory or attach to it.
+
+A box inside a box cannot be made (the filter forbids new namespaces and mounts): inside one,
+`bwrap_path()` is None, so a lesson graded in a jail runs its own agents as plain processes of
+that jail, which bounds them all.
 
 `Jail` describes one such box and turns a command into the `bwrap` command line that runs it
 there. Without `bwrap` (macOS, Windows, a Linux without the package) `require_bwrap` raises
@@ -26,11 +36,13 @@ from __future__ import annotations
 import os
 import shutil
 import site
+import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "HOME",
@@ -46,9 +58,8 @@ __all__ = [
 ]
 
 SANDBOX_UID = 65534  # "nobody" inside the namespace
-#: Set to "1" inside every box. A box made inside a box (a lesson's tournament run while a
-#: submission is graded) gets its own namespaces like any other, but no /proc: the kernel refuses a
-#: second /proc under the first one's read-only parts. Only code inside a box sees this variable.
+#: Set to "1" inside every box: there no box can be made (see the module docstring). Only code
+#: inside a box sees this variable.
 INSIDE = "GAMEKIT_IN_SANDBOX"
 HOME = "/home/student"  # the private, empty home inside the box
 INSTALL_HINT = (
@@ -77,8 +88,9 @@ class SandboxUnavailable(RuntimeError):
 
 
 def bwrap_path() -> str | None:
-    """Where the `bwrap` command is, or None (only on Linux)."""
-    if not sys.platform.startswith("linux"):
+    """Where the `bwrap` command is, or None (only on Linux, and never inside a box: its system-call
+    filter forbids the namespaces a second box needs)."""
+    if not sys.platform.startswith("linux") or os.environ.get(INSIDE) == "1":
         return None
     return shutil.which("bwrap")
 
@@ -93,22 +105,35 @@ _WORKS: dict[str, str | None] = {}  # bwrap path -> None if a trial box started,
 
 
 def _trial(path: str) -> str | None:
-    """Start one empty box the way `Jail` does (namespaces, /proc); None if it works, else why not."""
+    """Start one empty box the way `Jail` does (namespaces, /proc, the filter, no bubblewrap inside);
+    None if it works, else why not."""
     import subprocess
 
-    nested = os.environ.get(INSIDE) == "1"
-    argv = [path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev"]
-    argv += ["--dir", "/proc"] if nested else ["--proc", "/proc"]
+    from . import seccomp
+
+    problem = seccomp.available()
+    if problem is not None:
+        return problem
+    fd = seccomp.program_fd()
+    argv = [path, "--unshare-all", "--die-with-parent", "--as-pid-1", "--ro-bind", "/", "/", "--dev", "/dev"]
+    argv += ["--proc", "/proc", "--seccomp", str(fd)]
     try:
-        done = subprocess.run([*argv, "--", "/bin/true"], capture_output=True, text=True, timeout=30)
+        done = subprocess.run([*argv, "--", "/bin/true"], capture_output=True, text=True, timeout=30, pass_fds=[fd])
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
+    finally:
+        os.close(fd)
     return None if done.returncode == 0 else (done.stderr.strip() or f"exit status {done.returncode}")
 
 
 def require_bwrap() -> str:
     """The `bwrap` command, or `SandboxUnavailable` saying how to get it (also when bubblewrap is
     installed but cannot make a box here, as in a container started without the right options)."""
+    if os.environ.get(INSIDE) == "1":
+        raise SandboxUnavailable(
+            "this code runs inside a sandbox already, whose system-call filter forbids making another: "
+            "run it with trusted_code=True there (the outer sandbox bounds it)"
+        )
     path = bwrap_path()
     if path is None:
         raise SandboxUnavailable(INSTALL_HINT)
@@ -176,28 +201,35 @@ def python_paths() -> list[str]:
 
 @dataclass(frozen=True)
 class Jail:
-    """One bubblewrap box. `command(argv)` gives the command line that runs `argv` inside it.
+    """One bubblewrap box. `popen(argv)` starts `argv` inside it; `command(argv, fd)` is its command line.
 
     read_only: host paths visible inside, read-only, at the same place (besides the system and
         Python ones, which are always there).
-    writable: host paths visible inside, writable, at the same place (the code's own folder).
     env: the whole environment inside (nothing is inherited); HOME and TMPDIR are set for you.
-    cwd: the working folder inside.
-    tmp_mb: the size of the private temporary folder and the home (tmpfs, in memory).
+    cwd: the working folder inside (the private home by default).
+    tmp_mb: the size of the private temporary folder and the home (tmpfs, in memory): the only
+        places a jail can write; nothing it writes reaches the host's disk.
+    file_kb: the largest file any process of the jail may write (RLIMIT_FSIZE, set before the jail
+        starts, so it holds for its first process and everything after it).
+    open_files: file descriptors per process (RLIMIT_NOFILE).
+
+    Every jail gets the system-call filter `gamekit.sandbox.seccomp.JAIL`; there is no way to
+    leave it out, and no writable folder of the host's can be bound into a jail.
     """
 
     read_only: Sequence[str] = ()
-    writable: Sequence[str] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str = HOME
     tmp_mb: int = 64
+    file_kb: int = 64 << 10
+    open_files: int = 256
 
-    def command(self, argv: Sequence[str]) -> list[str]:
+    def command(self, argv: Sequence[str], seccomp_fd: int) -> list[str]:
         """The `bwrap ... -- argv` command line (raises `SandboxUnavailable` without bwrap).
 
-        Inside a box already (see `INSIDE`) the new box has an empty /proc."""
+        seccomp_fd: a descriptor reading the filter's program (`gamekit.sandbox.seccomp.program_fd`),
+        which the caller passes to the child; `popen` does all of it."""
         bwrap = require_bwrap()
-        nested = os.environ.get(INSIDE) == "1"
         args = [
             bwrap,
             "--unshare-all",  # user, PID, mount, IPC, UTS, cgroup and network namespaces
@@ -210,12 +242,16 @@ class Jail:
             "sandbox",
             "--die-with-parent",
             "--new-session",
+            "--as-pid-1",  # no bubblewrap process inside: its pid 1 would be reachable and unfiltered
             "--cap-drop",
             "ALL",
             "--clearenv",
-            *(("--dir", "/proc") if nested else ("--proc", "/proc")),
+            "--proc",
+            "/proc",
             "--dev",
             "/dev",
+            "--seccomp",
+            str(int(seccomp_fd)),
         ]
         for path in SYSTEM_PATHS:
             if os.path.islink(path):
@@ -231,8 +267,6 @@ class Jail:
         args += ["--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", HOME]
         for path in python_paths() + _existing(self.read_only):
             args += ["--ro-bind", path, path]
-        for path in _existing(self.writable):
-            args += ["--bind", path, path]
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": HOME, "TMPDIR": "/tmp"}
         env.update(self.env)
         env[INSIDE] = "1"
@@ -240,6 +274,55 @@ class Jail:
             args += ["--setenv", key, value]
         args += ["--remount-ro", "/", "--chdir", self.cwd, "--"]  # the box's own root: read-only too
         return args + list(argv)
+
+    def limits_command(self, argv: list[str]) -> list[str]:
+        """`argv` started with the jail's resource limits set (util-linux's `prlimit`, before bubblewrap
+        starts: the jail's first process and everything after it inherit them, and without
+        privileges none of them can raise a hard limit)."""
+        prlimit = shutil.which("prlimit") or "/usr/bin/prlimit"
+        return [
+            prlimit,
+            f"--fsize={int(self.file_kb) << 10}",
+            f"--nofile={int(self.open_files)}",
+            "--core=0",
+            "--",
+            *argv,
+        ]
+
+    def popen(
+        self, argv: Sequence[str], *, wrap: Callable[[list[str]], list[str]] | None = None, **kwargs: Any
+    ) -> subprocess.Popen:
+        """Start `argv` in this jail (`subprocess.Popen` arguments pass through; `pass_fds` are kept).
+
+        wrap: turns the command line into the one to start (a control group's `JailGroup.wrap`)."""
+        from . import seccomp
+
+        fd = seccomp.program_fd(seccomp.JAIL)
+        try:
+            command = self.limits_command(self.command(argv, fd))
+            if wrap is not None:
+                command = wrap(command)
+            kwargs["pass_fds"] = (*kwargs.get("pass_fds", ()), fd)
+            return subprocess.Popen(command, **kwargs)
+        finally:
+            os.close(fd)
+
+    def run(self, argv: Sequence[str], *, timeout: float | None = None, **kwargs: Any) -> subprocess.CompletedProcess:
+        """Run `argv` in this jail to its end, like `subprocess.run` (output captured as text unless told)."""
+        kwargs.setdefault("capture_output", True)
+        kwargs.setdefault("text", True)
+        capture = kwargs.pop("capture_output")
+        if capture:
+            kwargs.setdefault("stdout", subprocess.PIPE)
+            kwargs.setdefault("stderr", subprocess.PIPE)
+        with self.popen(argv, **kwargs) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                raise
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def python_command(code: str) -> list[str]:

@@ -40,3 +40,9 @@ class BoxLimits:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+#: A graded notebook's jail: the whole notebook (and what its cells start, a lesson's own tournament
+#: included) in 2 GB and 128 processes and threads, 256 MB for each of its two tmpfs folders (the
+#: runner's rlimits inside stay as backstops: 4 GB of address space per process, 256 open files).
+GRADING = BoxLimits(memory_mb=2048.0, cpu_seconds=600.0, output_kb=64 << 10, disk_mb=256, processes=128)

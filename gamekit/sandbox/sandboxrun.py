@@ -34,10 +34,53 @@ from . import plain
 
 __all__ = ["BOOT", "main"]
 
-#: `python -I -c BOOT <folder holding gamekit> <fd>` starts the runner (no cwd, no user site on sys.path).
+#: `python -I -c BOOT <folder holding gamekit> <fd> <mode>` starts the runner (no cwd, no user site
+#: on sys.path). mode "open": the runner itself (a trusted run, no jail); "jailed": `init` first.
 BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.sandbox.sandboxrun import main; main(int(sys.argv[2]))"
+    "import sys; sys.path.insert(0, sys.argv[1]); from gamekit.sandbox.sandboxrun import boot; "
+    "boot(int(sys.argv[2]), sys.argv[3])"
 )
+
+
+def boot(fd: int, mode: str) -> None:
+    """Start the runner; in a jail ("jailed", or "jailed:N" for a jail without control groups whose
+    processes are bounded by RLIMIT_NPROC = N) as the child of `init`."""
+    if mode == "open":
+        main(fd)
+    if not mode.startswith("jailed"):
+        raise SystemExit(f"sandboxrun: unknown mode {mode!r}")
+    _, _, processes = mode.partition(":")
+    init(fd, int(processes) if processes else None)
+
+
+def init(fd: int, processes: int | None) -> None:
+    """The jail's pid 1 (bubblewrap runs `--as-pid-1`): non-dumpable before anything else, so no
+    process of the jail can open its memory or attach to it; then the runner as its child, and every
+    orphan reaped until the runner ends, whose exit status it ends with (its namespace dies with it).
+
+    Signals from inside the namespace cannot reach it (the kernel protects a namespace's init)."""
+    from . import seccomp
+
+    seccomp.not_dumpable()
+    if processes is not None:  # no pids control group: the kernel counts the jail's uid's processes
+        _limit(resource.RLIMIT_NPROC, processes)
+    child = os.fork()
+    if child == 0:
+        main(fd)
+        os._exit(0)
+    os.close(fd)  # the report pipe's end belongs to the runner: when it ends, the grader reads EOF
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)  # nor does init keep the request pipe
+    os.close(null)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+        if pid == child:
+            os._exit(os.waitstatus_to_exitcode(status) & 0xFF if os.WIFEXITED(status) else 1)
 
 
 def _limit(kind: int, value: int) -> None:

@@ -40,7 +40,7 @@ from .limits import BoxLimits
 BOOT = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from gamekit.sandbox.zygote import serve_forever; "
-    "serve_forever(int(sys.argv[2]), sys.argv[3] == 'jailed', sys.argv[4])"
+    "serve_forever(int(sys.argv[2]), sys.argv[3] != 'open', sys.argv[4], sys.argv[3] == 'one-process')"
 )
 PACKET = 1 << 16
 
@@ -113,13 +113,23 @@ def _entry(name: str) -> Any:
     return getattr(importlib.import_module(module), function)
 
 
-def serve_forever(fd: int, jailed: bool = False, entry: str = "") -> None:
+def serve_forever(fd: int, jailed: bool = False, entry: str = "", one_process: bool = False) -> None:
     """The zygote's main loop (runs in its own process, started by `Zygote`).
 
-    jailed: the zygote runs inside its own bubblewrap namespaces (one zygote per agent); after
-    each reaped game it kills whatever else is left in its PID namespace. entry: the
-    `module:function` each forked child runs as `function(channel, output_fd, folder, request, readable)`.
+    jailed: the zygote runs inside its own bubblewrap namespaces (one zygote per agent) as their
+    pid 1: it makes itself non-dumpable first (no process of the jail can open its memory or attach
+    to it), and after each reaped game it kills whatever else is left in its PID namespace and
+    reaps it. one_process: the jail has no process limit of its own (no control groups), so each
+    game's process gets the filter that refuses new processes (`seccomp.NO_PROCESSES`) before
+    anything of the student's runs. entry: the `module:function` each forked child runs as
+    `function(channel, output_fd, folder, request, readable)`.
     """
+    from . import seccomp
+
+    if jailed:
+        seccomp.not_dumpable()
+        if one_process:
+            seccomp.prepared(seccomp.NO_PROCESSES)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sock = socket.socket(fileno=fd)
     import gamekit  # noqa: F401  (warm: what agents import is loaded once, before any fork)
@@ -144,6 +154,10 @@ def serve_forever(fd: int, jailed: bool = False, entry: str = "") -> None:
             if pid == 0:  # the game's process
                 try:
                     os.setsid()
+                    for std in (1, 2):  # never the zygote's own output: the referee's bounded pipe
+                        os.dup2(pipes[2][1], std)
+                    if jailed and one_process:
+                        seccomp.load(seccomp.NO_PROCESSES)
                     ours = {pipes[0][0], pipes[1][1], pipes[2][1]}
                     _close_other_fds(ours)
                     channel = inside.Channel(pipes[0][0], pipes[1][1])
@@ -170,15 +184,56 @@ def serve_forever(fd: int, jailed: bool = False, entry: str = "") -> None:
             left = _sweep(set(live)) if jailed else 0
             if left:
                 status += f"; {left} process(es) it left behind were killed"
+            if jailed:  # as the namespace's pid 1 the zygote inherits every orphan: reap the killed ones
+                _reap_orphans(set(live))
             if folder:
                 shutil.rmtree(folder, ignore_errors=True)
             sock.send(json.dumps({"status": status}).encode())
     os._exit(0)
 
 
+_ENDED: dict[int, int] = {}  # exit statuses of live games that an orphan sweep reaped first
+
+
+def _reap_orphans(live: set[int], patience: float = 1.0) -> None:
+    """Reap every ended child of the zygote (orphans of finished games, killed by `_sweep`), keeping
+    the status of a live game that happened to end meanwhile for its own reap."""
+    end = time.monotonic() + patience
+    while time.monotonic() < end:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            if not any(_is_orphan(p) for p in _children()):
+                return
+            time.sleep(0.002)
+            continue
+        if pid in live:
+            _ENDED[pid] = status
+
+
+def _children() -> list[int]:
+    try:
+        return [int(x) for x in Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _is_orphan(pid: int) -> bool:
+    """A child that is dying or dead (a zombie, or killed and not yet one)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state in ("Z", "X")
+
+
 def _reap(pid: int, patience: float = 2.0) -> str:
     """Wait for child `pid` (its exit status in words); after `patience` seconds kill its group (a
     stopped process gets SIGCONT too) and wait as long again; never block for ever."""
+    if pid in _ENDED:
+        return describe_status(_ENDED.pop(pid))
     end, killed = time.monotonic() + patience, False
     while True:
         try:
@@ -220,26 +275,30 @@ class Zygote:
         self.group = JailGroup(pids=limits.processes) if limits is not None else JailGroup.__new__(JailGroup)
         if limits is None:
             self.group.folders = {}
+        # the zygote's own complaints (it failed to start); inside a jail the file is bounded by the
+        # jail's file-size limit, and no game's process keeps it (each gets the referee's pipe as 1 and 2)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115  (kept open for the zygote's life)
-        mode = "jailed" if self.jailed else "open"
+        mode = "open" if not self.jailed else "jailed" if self.group.active else "one-process"
         argv = [sys.executable, "-s", "-c", BOOT, package_parent, str(theirs.fileno()), mode, entry]
         env = clean_environment()
         cwd = tempfile.gettempdir()
+        popen_args: dict[str, Any] = {
+            "pass_fds": [theirs.fileno()],
+            "env": env,
+            "stdin": subprocess.DEVNULL,
+            "stdout": subprocess.DEVNULL,
+            "stderr": self._stderr,
+            "cwd": cwd,
+        }
         if limits is not None:
             from .bwrap import HOME, Jail
 
             env["HOME"] = HOME
             env["TMPDIR"] = HOME
-            argv = self.group.wrap(Jail(env=env, cwd=HOME, tmp_mb=limits.disk_mb).command(argv))
-        self.process = subprocess.Popen(
-            argv,
-            pass_fds=[theirs.fileno()],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=self._stderr,
-            cwd=cwd,
-        )
+            jail = Jail(env=env, cwd=HOME, tmp_mb=limits.disk_mb, file_kb=limits.output_kb)
+            self.process = jail.popen(argv, wrap=self.group.wrap, **popen_args)
+        else:
+            self.process = subprocess.Popen(argv, **popen_args)
         theirs.close()
         self.sock = ours
         self.lock = threading.Lock()
