@@ -14,7 +14,7 @@ Assignments and grading (otter-grader):
 
 A class on a JupyterHub, submissions through Moodle:
     python -m gamekit.course publish OUT [--self-study]          # the student edition, a git repository
-    python -m gamekit.course links --hub URL --repo URL [--branch B] [--edition OUT]  # a link per lesson
+    python -m gamekit.course links --hub URL --repo URL [--edition OUT] [--forge F]  # a link per lesson
     python -m gamekit.course grade SUBMISSIONS.zip --moodle-worksheet WORKSHEET.csv   # Moodle in and out
 
 Keeping the masters tidy:
@@ -86,6 +86,13 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--branch", default="main", help="the edition's branch (default: main)")
     cmd.add_argument("--edition", type=Path, default=None, help="the published edition (default: the lessons' names)")
     cmd.add_argument("--format", choices=["markdown", "html", "moodle", "all"], default="all")
+    cmd.add_argument(
+        "--forge",
+        choices=["gitlab", "github", "gitea", "forgejo"],
+        default=None,
+        help="the software of the git server, for the download links (default: from the host's name where it "
+        "says so: github.com, gitlab.com, codeberg.org, 'gitlab'/'gitea'/'forgejo' in it; else this is needed)",
+    )
     cmd = sub.add_parser("grade", help="grade a folder of submitted notebooks (each in a sandbox)")
     cmd.add_argument("submissions", type=Path, help="folder with <student>.ipynb or <student>/<file>.ipynb")
     cmd.add_argument(
@@ -148,9 +155,15 @@ def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
 
     from . import lms
 
+    from ..sandbox.importpath import refuse_on_import_path
+
+    refuse_on_import_path([args.submissions] if Path(args.submissions).is_dir() else [])
     autograders = args.autograder or [paths.assign / "autograder"]
     out = args.grades or paths.grades
-    moodle = lms.moodle_submissions(args.submissions) if lms.is_moodle_layout(args.submissions) else None
+    moodle = None
+    if lms.is_moodle_layout(args.submissions):  # with the worksheet, only its participants are graded
+        known = lms.worksheet_participants(args.moodle_worksheet, args.feedback_column) if args.moodle_worksheet else None
+        moodle = lms.moodle_submissions(args.submissions, participants=known)
     try:
         if moodle is not None:
             for who, notes in sorted(moodle.problems.items()):
@@ -204,13 +217,12 @@ def _say_filled(path: Path, done) -> None:
 def _publish(args: argparse.Namespace, paths: build.BuildPaths) -> int:
     from . import publish
 
-    masters, start = _lessons(args.notebooks)
+    masters, _ = _lessons(args.notebooks)
     done = publish.publish(
         args.edition,
         masters,
         paths.assign,
         self_study=args.self_study,
-        start_page=start,
         branch=args.branch,
         run_tests=not args.no_run_tests,
         jobs=args.jobs,
@@ -227,10 +239,12 @@ def _links(args: argparse.Namespace) -> int:
     if args.edition is not None:
         lessons = links.edition_lessons(args.edition)
     else:
+        from .titles import START_PAGE, lesson_title
+
         masters, start = _lessons([])
-        lessons = [(assign.student_file_name(m), m.stem) for m in masters]
-        lessons = ([(start.name, start.stem)] if start else []) + lessons
-    found = links.lesson_links(args.hub, args.repo, args.branch, lessons)
+        lessons = [(assign.student_file_name(m), lesson_title(m.name, m)) for m in masters]
+        lessons = [(START_PAGE, lesson_title(START_PAGE))] + lessons
+    found = links.lesson_links(args.hub, args.repo, args.branch, lessons, args.forge)
     forms = ["markdown", "html", "moodle"] if args.format == "all" else [args.format]
     for form in forms:
         if len(forms) > 1:
@@ -240,6 +254,9 @@ def _links(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..sandbox.importpath import drop_current_folder
+
+    drop_current_folder()  # again, for a call from Python: no student's file is imported from here
     args = _parser().parse_args(argv)
     paths = build.BuildPaths(args.out.resolve())
     try:

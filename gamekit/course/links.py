@@ -17,17 +17,20 @@ alone (it needs the course's package installed: `requirements.txt` of the editio
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
+from .titles import lesson_title
+
 __all__ = [
     "binder_link",
     "download_link",
     "edition_lessons",
+    "forge_of",
+    "FORGES",
     "LessonLinks",
     "lesson_links",
     "nbgitpuller_link",
@@ -41,11 +44,29 @@ BINDER = "https://mybinder.org"
 
 def _check_url(url: str, what: str) -> str:
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https", "file") or (parts.scheme != "file" and not parts.netloc):
+    if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"{what} must be an http(s) URL such as https://hub.example.edu, not {url!r}")
     if parts.query or parts.fragment:
         raise ValueError(f"{what} must not carry a query or fragment: {url!r}")
     return url.rstrip("/")
+
+
+def _check_repo(repo: str) -> str:
+    """`repo` if the hub can clone it: an http(s) URL of a git server, else a refusal that says why."""
+    parts = urlsplit(repo)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        scp = re.match(r"^[\w.-]+@[\w.-]+:", repo)  # git@host:group/lessons.git
+        if scp or parts.scheme == "ssh":
+            kind = "an ssh address (the hub has no key for it)"
+        elif parts.scheme in ("", "file"):
+            kind = "a path on this machine"
+        else:
+            kind = f"a {parts.scheme}: URL"
+        raise ValueError(
+            f"--repo {repo!r} is {kind}, which students' hub cannot pull from: push the edition to a git "
+            "server and give its https URL, such as https://git.example.edu/course/lessons.git"
+        )
+    return _check_url(repo, "--repo")
 
 
 def target_folder(repo: str) -> str:
@@ -60,7 +81,7 @@ def target_folder(repo: str) -> str:
 
 def nbgitpuller_link(hub: str, repo: str, branch: str, lesson: str) -> str:
     """The link that pulls the edition into the student's home on `hub` and opens `lesson` in JupyterLab."""
-    hub, repo = _check_url(hub, "--hub"), _check_url(repo, "--repo")
+    hub, repo = _check_url(hub, "--hub"), _check_repo(repo)
     folder = target_folder(repo)
     query = {
         "repo": repo,
@@ -90,7 +111,7 @@ def _host_parts(repo: str) -> tuple[str, str]:
 
 def binder_link(repo: str, branch: str, lesson: str, binder: str = BINDER) -> str:
     """A Binder link that opens `lesson` (GitHub and GitLab by their short forms, any other git URL as such)."""
-    repo = _check_url(repo, "--repo")
+    repo = _check_repo(repo)
     host, path = _host_parts(repo)
     if host == "github.com":
         spec = f"gh/{path}/{quote(branch, safe='')}"
@@ -101,15 +122,47 @@ def binder_link(repo: str, branch: str, lesson: str, binder: str = BINDER) -> st
     return f"{binder.rstrip('/')}/v2/{spec}?" + urlencode({"urlpath": f"lab/tree/{lesson}"}, quote_via=quote, safe="")
 
 
-def download_link(repo: str, branch: str, lesson: str) -> str:
-    """The raw file of `lesson` on the repository's host (GitHub, GitLab, else Gitea/Forgejo's form)."""
-    repo = _check_url(repo, "--repo")
+#: The forges whose raw-file URL `download_link` knows (Forgejo is a fork of Gitea: the same form).
+FORGES = ("github", "gitlab", "gitea", "forgejo")
+
+
+def forge_of(repo: str, forge: str | None = None) -> str:
+    """Which forge serves `repo`: `forge` if given (one of `FORGES`), else what the host's name says
+    (github.com, gitlab.com, codeberg.org, or "gitlab", "gitea", "forgejo" in it). A host that says
+    nothing (`git.uni.de` is a GitLab at one university and a Gitea at the next) is refused."""
+    if forge is not None:
+        if forge not in FORGES:
+            raise ValueError(f"--forge {forge!r} is not known: use one of {', '.join(FORGES)}")
+        return forge
+    host, _ = _host_parts(_check_repo(repo))
+    host = host.rsplit("@", 1)[-1].split(":", 1)[0]
+    if host in ("github.com", "www.github.com"):
+        return "github"
+    if host == "codeberg.org":
+        return "forgejo"
+    for name in ("gitlab", "gitea", "forgejo"):
+        if name in host:
+            return name
+    raise ValueError(
+        f"cannot tell which forge serves {host!r} from its name, so not which download links work: "
+        f"say it with --forge {'|'.join(FORGES)} (the software your git server runs; its web pages name it)"
+    )
+
+
+def download_link(repo: str, branch: str, lesson: str, forge: str | None = None) -> str:
+    """The raw file of `lesson` on the repository's forge (`forge_of`): GitHub's
+    raw.githubusercontent.com (on another host, GitHub Enterprise's `/raw/BRANCH/PATH`), GitLab's
+    `/-/raw/BRANCH/PATH`, Gitea's and Forgejo's `/raw/branch/BRANCH/PATH`."""
+    repo = _check_repo(repo)
+    kind = forge_of(repo, forge)
     host, path = _host_parts(repo)
     b, f = quote(branch, safe=""), quote(lesson)
-    if host == "github.com":
-        return f"https://raw.githubusercontent.com/{path}/{b}/{f}"
     base = repo[:-4] if repo.endswith(".git") else repo
-    if host == "gitlab.com" or "gitlab" in host:
+    if kind == "github":
+        if host in ("github.com", "www.github.com"):
+            return f"https://raw.githubusercontent.com/{path}/{b}/{f}"
+        return f"{base}/raw/{b}/{f}"
+    if kind == "gitlab":
         return f"{base}/-/raw/{b}/{f}?inline=false"
     return f"{base}/raw/branch/{b}/{f}"
 
@@ -125,20 +178,6 @@ class LessonLinks:
     download: str
 
 
-def _title(path: Path) -> str:
-    try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        for cell in nb.get("cells", []):
-            if cell.get("cell_type") == "markdown":
-                text = "".join(cell.get("source", ""))
-                m = re.search(r"^#\s+(.+)$", text, re.M)
-                if m:
-                    return re.sub(r"[*_`]", "", m.group(1)).strip()
-    except (OSError, ValueError, AttributeError, TypeError):
-        pass
-    return path.stem
-
-
 def edition_lessons(edition: Path) -> list[tuple[str, str]]:
     """[(file, title)] of the notebooks at the top of a published edition, in order."""
     edition = Path(edition)
@@ -147,16 +186,23 @@ def edition_lessons(edition: Path) -> list[tuple[str, str]]:
     files = sorted(p for p in edition.glob("*.ipynb") if p.is_file() and not p.is_symlink())
     if not files:
         raise ValueError(f"{edition} has no lessons (.ipynb at its top): publish it first")
-    return [(p.name, _title(p)) for p in files]
+    return [(p.name, lesson_title(p.name, p)) for p in files]
 
 
-def lesson_links(hub: str, repo: str, branch: str, lessons: Sequence[tuple[str, str]]) -> list[LessonLinks]:
-    """The links of every lesson `(file, title)`."""
+def lesson_links(
+    hub: str, repo: str, branch: str, lessons: Sequence[tuple[str, str]], forge: str | None = None
+) -> list[LessonLinks]:
+    """The links of every lesson `(file, title)`; `forge` as in `forge_of` (checked before any link is made)."""
     if not re.fullmatch(r"[A-Za-z0-9._/-]+", branch) or ".." in branch:
         raise ValueError(f"--branch {branch!r} is not a branch name")
+    forge = forge_of(repo, forge)
     return [
         LessonLinks(
-            f, t, nbgitpuller_link(hub, repo, branch, f), binder_link(repo, branch, f), download_link(repo, branch, f)
+            f,
+            t,
+            nbgitpuller_link(hub, repo, branch, f),
+            binder_link(repo, branch, f),
+            download_link(repo, branch, f, forge),
         )
         for f, t in lessons
     ]

@@ -33,14 +33,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from urllib.parse import quote
 
 import nbformat
 
-from .assign import Assigned, assign_all, is_assignment, student_leaks, without_teacher_cells
+from .assign import Assigned, assign_all, is_assignment, student_leaks
 from .tidy import tidy_notebook
+from .titles import START_PAGE, START_TITLE, lesson_title
 
 __all__ = [
     "edition_problems",
+    "start_page_notebook",
     "EDITION_PACKAGES",
     "publish",
     "Published",
@@ -109,27 +112,104 @@ def _environment_yml(pins: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _student_readme(lessons: list[str], self_study: bool) -> str:
-    checks = (
-        'The check under each exercise (`grader.check("...")`) says "correct" or "not yet".'
-        if self_study
-        else 'The check under each exercise (`grader.check("...")`) says "not yet" with a hint, or that your '
-        "answer has the right form; your teacher's hidden tests decide the points."
+def _check_text(self_study: bool) -> str:
+    if self_study:
+        return (
+            'The cell under each exercise, `grader.check("...")`, says "correct" or "not yet" (with a hint); '
+            "run it again after each change."
+        )
+    return (
+        'The cell under each exercise, `grader.check("...")`, runs its public checks: it says "not yet" with '
+        "a hint, or that your answer has the right form. The points come from your teacher's hidden tests, "
+        "after you hand in."
     )
-    listing = "\n".join(f"- `{name}`" for name in lessons)
+
+
+HAND_IN = """How to hand in a lesson (one notebook per lesson, through Moodle):
+
+1. Save the lesson in JupyterLab (File → Save Notebook, or Ctrl+S).
+2. With the lesson open, choose File → Download: your browser saves the file `{example}` (the
+   lesson's own file, with your answers) on your computer.
+3. In Moodle, open the lesson's assignment, choose "Add submission", drag that file in and save.
+   Hand in the `.ipynb` file itself: not a PDF, not a screenshot, not a zip. The file's name does
+   not matter; a second upload before the deadline replaces the first.
+
+Answers you write in text cells (the "explain" exercises) are read and graded by your teacher;
+the others are graded by the autograder. Your feedback appears in Moodle beside the grade."""
+
+
+def start_page_notebook(lessons: Sequence[tuple[str, str]], self_study: bool) -> nbformat.NotebookNode:
+    """The edition's start page for students on a hub: open a lesson, run it, check an answer, hand
+    it in (class editions), and where the solutions appear. `lessons` are (file, title) of the
+    edition's lessons; the page names no other file and no command (no `pip`, no `python -m`)."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    listing = "\n".join(f"- [{title}]({quote(file)})" for file, title in lessons)
+    example = lessons[0][0] if lessons else "01-subtraction-game-student.ipynb"
+    solutions = (
+        "This edition is for working alone: the check under each exercise tells you when an answer is "
+        "right. If you are stuck, read the hint again, then ask in your course's forum."
+        if self_study
+        else "The solutions are not in this folder. Your teacher releases them after the deadline of each "
+        "lesson, as a page in the Moodle course (beside the lesson's assignment)."
+    )
+    cells = [
+        new_markdown_cell(
+            f"# {START_TITLE}\n\nThe lessons of the course, on your JupyterHub. Everything you need is in this "
+            "folder: the lessons, and the course's Python package `gamekit/` that they use. Nothing needs "
+            "installing."
+        ),
+        new_markdown_cell(
+            "## Open a lesson\n\nClick a lesson below (or its link in Moodle; both open the same file), or "
+            "double-click its file in the file browser on the left:\n\n" + listing
+        ),
+        new_markdown_cell(
+            "## Run it\n\nRun the cells from the top, one at a time with Shift+Enter, or all at once with "
+            "Run → Run All Cells. If something looks wrong, Kernel → Restart Kernel and Run All Cells starts "
+            "afresh. Try it on the cell below: it says whether everything is in place."
+        ),
+        new_code_cell(
+            "import gamekit\n"
+            "from gamekit.course.checks import PublicChecks  # what the check under each exercise uses\n\n"
+            'print(f"Everything is in place (gamekit {gamekit.__version__}).")'
+        ),
+        new_markdown_cell(
+            "## Check an answer\n\nEach exercise has a cell for your answer (it starts as `...`). "
+            + _check_text(self_study)
+        ),
+    ]
+    if not self_study:
+        cells.append(new_markdown_cell("## Hand in\n\n" + HAND_IN.format(example=example)))
+    cells += [
+        new_markdown_cell(
+            "## When your teacher updates a lesson\n\nOpen the lesson's link in Moodle again: the new "
+            "version is merged into your copy and your own edits stay (where you and your teacher changed "
+            "the same cell, your version is kept)."
+        ),
+        new_markdown_cell("## Solutions\n\n" + solutions),
+    ]
+    for cell in cells:
+        cell.metadata["slideshow"] = {"slide_type": "skip"}
+    return tidy_notebook(new_notebook(cells=cells))
+
+
+def _student_readme(lessons: list[tuple[str, str]], self_study: bool) -> str:
+    listing = "\n".join(f"- [{title}]({quote(name)}) (`{name}`)" for name, title in lessons)
+    example = next((name for name, _ in lessons if name != START_PAGE), "NN-title-student.ipynb")
+    hand_in = "" if self_study else "\n" + HAND_IN.format(example=example) + "\n"
     return f"""# Games and the algorithms that play them: the lessons
 
-Open a lesson, run its cells from the top (Shift+Enter), and answer the exercises in the cells
-marked `...`. {checks}
+Start with [{START_TITLE}]({START_PAGE}). Open a lesson, run its cells from the top (Shift+Enter),
+and answer the exercises in the cells marked `...`. {_check_text(self_study)}
 
 When your teacher updates a lesson, open its link again: the new version is merged into your copy
 and your own edits stay. A cell you changed and your teacher changed too keeps your version.
 
 {listing}
-
+{hand_in}
 The folder `gamekit/` is the course's Python package (the lessons import it; its data files are
-in `gamekit/data/`). To work on your own computer: `pip install -r requirements.txt`, then
-`jupyter lab` in this folder.
+in `gamekit/data/`). To work on your own computer instead of the hub: install the packages in
+`requirements.txt`, then start JupyterLab in this folder.
 """
 
 
@@ -188,7 +268,7 @@ def _open_repository(out: Path, branch: str) -> None:
     _git(out, "init", "-q", "-b", branch)
 
 
-def _stage(stage: Path, done: list[Assigned], start_page: Path | None, self_study: bool) -> list[Path]:
+def _stage(stage: Path, done: list[Assigned], start_page: bool, self_study: bool) -> list[Path]:
     import gamekit
 
     package = Path(gamekit.__file__).resolve().parent
@@ -200,17 +280,18 @@ def _stage(stage: Path, done: list[Assigned], start_page: Path | None, self_stud
     if data.is_dir():
         shutil.copytree(data, stage / "gamekit" / "data", ignore=ignore)
     lessons = []
-    if start_page is not None:
-        nb = tidy_notebook(without_teacher_cells(nbformat.read(start_page, as_version=4)))
-        nbformat.write(nb, stage / start_page.name)
-        lessons.append(stage / start_page.name)
     for a in done:
         shutil.copyfile(a.student, stage / a.student.name)
         lessons.append(stage / a.student.name)
+    titled = [(p.name, lesson_title(p.name, p)) for p in lessons]
+    if start_page:
+        nbformat.write(start_page_notebook(titled, self_study), stage / START_PAGE)
+        lessons.insert(0, stage / START_PAGE)
+        titled.insert(0, (START_PAGE, START_TITLE))
     pins = requirements()
     (stage / "requirements.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
     (stage / "environment.yml").write_text(_environment_yml(pins), encoding="utf-8")
-    (stage / "README.md").write_text(_student_readme([p.name for p in lessons], self_study), encoding="utf-8")
+    (stage / "README.md").write_text(_student_readme(titled, self_study), encoding="utf-8")
     (stage / ".gitignore").write_text(".ipynb_checkpoints/\n__pycache__/\n.OTTER_LOG\n", encoding="utf-8")
     return lessons
 
@@ -220,7 +301,7 @@ def publish(
     masters: Sequence[Path],
     assign_dir: Path,
     self_study: bool = False,
-    start_page: Path | None = None,
+    start_page: bool = True,
     branch: str = "main",
     run_tests: bool = True,
     jobs: int | None = None,
@@ -228,7 +309,8 @@ def publish(
 ) -> Published:
     """Write the student edition of `masters` into the git repository `out` and commit it.
 
-    The student copies come from `assign_all` (in `assign_dir`, reused where nothing changed).
+    The student copies come from `assign_all` (in `assign_dir`, reused where nothing changed);
+    `start_page` adds the edition's own start page (`start_page_notebook`).
     Raises ValueError when the edition would hold something only teachers may see (nothing is
     committed then) or `out` is not an edition; RuntimeError when `assign` or git fails.
     """

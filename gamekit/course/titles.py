@@ -1,0 +1,64 @@
+"""The lessons' names, in one list: what students read in the link lists, the edition's start
+page, its README and the Moodle course page ("Lesson 4 · Game trees, minimax and alpha-beta").
+
+The notebooks' own title cells are not the source (they are written by hand and drift); a file
+not listed here (a teacher's own lesson) is named from its number and its title cell.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+__all__ = ["LESSONS", "START_PAGE", "START_TITLE", "lesson_title", "title_cell_text"]
+
+#: The start page's file name, in the course and in the edition.
+START_PAGE = "00-start-here.ipynb"
+START_TITLE = "Start here"
+
+#: Master notebook stem -> the lesson's name, in the course's order.
+LESSONS: dict[str, str] = {
+    "01-subtraction-game": "Lesson 1 · The subtraction game",
+    "02-red-and-blue-numbers": "Lesson 2 · Red and blue numbers, part I",
+    "02-red-blue-part-ii": "Lesson 2 · Red and blue numbers, part II",
+    "03-tictactoe-recursion": "Lesson 3 · TicTacToe by recursion",
+    "04-game-trees": "Lesson 4 · Game trees, minimax and alpha-beta",
+    "05-generalized-nim": "Lesson 5 · Generalised Nim: minimax, alpha-beta and memoisation",
+    "06-q-learning-nim": "Lesson 6 · Q-learning learns misère Nim",
+    "07-mcts": "Lesson 7 · Monte Carlo Tree Search",
+    "08-arena": "Lesson 8 · The arena",
+    "09-class-tournament": "Lesson 9 · The class tournament",
+    "10-bring-your-own-game": "Lesson 10 · Bring your own game",
+}
+
+_PREFIX = re.compile(r"^(?:(?:chapter|lesson|kapitel|lektion)\s+)?\d+\s*(?:[·:.—–-]\s*)?", re.I)
+
+
+def title_cell_text(path: Path) -> str | None:
+    """The first `# heading` of the notebook at `path`, without markup (None if it has none or is unreadable)."""
+    try:
+        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+        for cell in nb.get("cells", []):
+            if cell.get("cell_type") == "markdown":
+                text = "".join(cell.get("source", ""))
+                m = re.search(r"^#\s+(.+)$", text, re.M)
+                if m:
+                    return re.sub(r"[*_`]", "", m.group(1)).strip()[:200]
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
+    return None
+
+
+def lesson_title(file_name: str, path: Path | None = None) -> str:
+    """The name of the lesson in `file_name` (a master `NN-title.ipynb`, a student copy
+    `NN-title-student.ipynb` or the start page): from `LESSONS`, else "Lesson N · <its title cell>"."""
+    stem = Path(file_name).name.removesuffix(".ipynb").removesuffix("-student")
+    if f"{stem}.ipynb" == START_PAGE:
+        return START_TITLE
+    if stem in LESSONS:
+        return LESSONS[stem]
+    number = re.match(r"^(\d+)-", stem)
+    found = title_cell_text(path) if path is not None else None
+    title = _PREFIX.sub("", found).strip() if found else stem
+    return f"Lesson {int(number.group(1))} · {title or stem}" if number else (found or stem)
