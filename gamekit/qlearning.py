@@ -51,7 +51,7 @@ from .jsonio import JSONLoadError, load_json
 from .protocol import Game, Move, State, check_int, game_rules, require_game_methods
 from .solve import solve
 
-__all__ = ["TARGETS", "QLearner", "QPlayer", "TrainingResult", "WinningPositions", "identity_key"]
+__all__ = ["TARGETS", "QLearner", "QPlayer", "TrainingResult", "WinningPositions", "identity_key", "ordered_positions"]
 
 TARGETS = ("negamax", "naive", "source")
 FORMAT = "gamekit.qtable"
@@ -214,7 +214,9 @@ class WinningPositions:
         rows = []
         for s, moves in zip(self.states, self.winning):
             i = learner._row(s)
-            rows.append((i, frozenset(T.action_of[i][key(game.play(s, m))] for m in moves)))
+            # a winning move whose key is not an action of the row (an encoding that merges positions
+            # that are not equivalent) cannot be the greedy action
+            rows.append((i, frozenset(T.action_of[i].get(key(game.play(s, m)), -1) for m in moves)))
         return rows
 
 
@@ -298,7 +300,16 @@ class QLearner:
         """The Q-value of every legal move in `state`, for the player to move, in legal-move order."""
         i = self._row(state)
         game, key, act = self.game, self.key, self.tables.action_of[i]
-        return {m: self.Q[i][act[key(game.play(state, m))]] for m in game.legal_moves(state)}
+        values = {}
+        for m in game.legal_moves(state):
+            j = act.get(key(game.play(state, m)))
+            if j is None:
+                raise ValueError(
+                    f"move {m!r} in {state!r} leads to a key that the table's row for this position has no action "
+                    f"for: encoding {self.encoding!r} gives positions that are not equivalent the same key"
+                )
+            values[m] = self.Q[i][j]
+        return values
 
     def best_move(self, state: State) -> Move:
         """The greedy move: highest Q-value, the first in legal-move order on ties."""
@@ -530,17 +541,35 @@ class QLearner:
         learner._episodes = eps
         return learner
 
+    def encoding_labels(self) -> list[int]:
+        """The encoding as plain data: for every position reachable from the start (`ordered_positions(game)`),
+        the index in that list of the first position with the same table key.
+
+        Two positions share a label exactly when the encoding gives them the same key, so
+        `retrained(..., labels=...)` rebuilds this learner's table layout from the labels alone, for
+        an encoding that is a student's own function and cannot travel as data.
+        """
+        first: dict[Hashable, int] = {}
+        return [first.setdefault(self.key(s), n) for n, s in enumerate(ordered_positions(self.game))]
+
     @classmethod
     def retrained(
-        cls, data: Any, game: Game, encodings: Sequence[Encoding | None] = (None,), max_episodes: int | None = None
+        cls,
+        data: Any,
+        game: Game,
+        encodings: Sequence[Encoding | None] = (None,),
+        max_episodes: int | None = None,
+        labels: Any = None,
     ) -> QLearner:
         """A new learner trained here, from scratch, with the settings `data` states (`to_dict` data:
         target, alpha, gamma, epsilon, reward, encoding, seed, episodes); its table is not read.
 
         Training is deterministic, so the result is the table those settings produce: a judge checks
         a claimed training budget by this retraining, never by trusting a reported counter or table.
-        `encodings` are the encoding functions allowed (matched by name); a ValueError says what is
-        missing or not allowed (no seed, too many episodes, another encoding).
+        `encodings` are the encoding functions allowed (matched by name); or `labels`, a learner's
+        `encoding_labels()`, stand for any encoding (its name is then only a label). A ValueError
+        says what is missing or not allowed (no seed, too many episodes, another encoding, labels
+        that are no encoding a table can be trained with).
         """
         if not isinstance(data, dict):
             raise ValueError(f"the settings must be to_dict() data, got {type(data).__name__}")
@@ -558,9 +587,13 @@ class QLearner:
         episodes = _check_count("episodes", episodes)
         if max_episodes is not None and episodes > max_episodes:
             raise ValueError(f"the learner was trained with {episodes:,} episodes, more than {max_episodes:,}")
-        named = {_encoding(e)[0]: e for e in encodings}
-        if data["encoding"] not in named:
-            raise ValueError(f"encoding {data['encoding']!r} is not one of {', '.join(map(repr, named))}")
+        if labels is not None:
+            encoding: Encoding | None = _labelled_encoding(game, labels, data["encoding"])
+        else:
+            named = {_encoding(e)[0]: e for e in encodings}
+            if data["encoding"] not in named:
+                raise ValueError(f"encoding {data['encoding']!r} is not one of {', '.join(map(repr, named))}")
+            encoding = named[data["encoding"]]
         try:
             learner = cls(
                 game,
@@ -569,13 +602,90 @@ class QLearner:
                 epsilon=data["epsilon"],
                 seed=seed,
                 target=data["target"],
-                encoding=named[data["encoding"]],
+                encoding=encoding,
                 reward=data["reward"],
             )
         except TypeError as err:
             raise ValueError(str(err)) from None
+        if labels is not None:
+            _check_acyclic(learner.tables)
         learner.train(episodes, progress=False)
         return learner
+
+
+def ordered_positions(game: Game) -> list[State]:
+    """Every position reachable from the start of `game`, each once, in the order a depth-first walk
+    meets them (moves in legal-move order): the order of `QLearner.encoding_labels`."""
+    require_game_methods(game)
+    start = game.initial_state()
+    seen, order, todo = {start}, [start], [start]
+    while todo:
+        s = todo.pop()
+        if game.is_terminal(s):
+            continue
+        for m in game.legal_moves(s):
+            t = game.play(s, m)
+            if t not in seen:
+                seen.add(t)
+                order.append(t)
+                todo.append(t)
+    return order
+
+
+def _labelled_encoding(game: Game, labels: Any, name: Any) -> Encoding:
+    """The encoding that `labels` (`encoding_labels` data, untrusted) describe, checked: one whole
+    number per position, each the index of the first position with the same label, and never one
+    label for a finished and an unfinished position."""
+    states = ordered_positions(game)
+    n = len(states)
+    what = (
+        f"labels must be encoding_labels() of a learner for {game!r}: a list of {n} whole numbers, "
+        "each the index of the first position with the same key"
+    )
+    if not isinstance(labels, (list, tuple)) or len(labels) != n:
+        got = f"{len(labels)} items" if isinstance(labels, (list, tuple)) else type(labels).__name__
+        raise ValueError(f"{what}; got {got}")
+    for i, label in enumerate(labels):
+        if type(label) is not int or not 0 <= label <= i or labels[label] != label:
+            raise ValueError(f"{what}; item {i} is {label!r}")
+        if game.is_terminal(states[i]) != game.is_terminal(states[label]):
+            raise ValueError(
+                f"the encoding gives the finished position {states[i if game.is_terminal(states[i]) else label]!r} "
+                f"and the unfinished {states[label if game.is_terminal(states[i]) else i]!r} the same key: "
+                "a table with it cannot tell when a game is over"
+            )
+    key_of = dict(zip(states, labels))
+
+    def labelled(state: State) -> Hashable:
+        return key_of[state]
+
+    labelled.__name__ = name if isinstance(name, str) and 0 < len(name) <= 80 else "labels"
+    return labelled
+
+
+def _check_acyclic(tables: _Tables) -> None:
+    """A ValueError if a table's moves can lead from a key back to itself (an encoding that merges a
+    position with one that follows it): a training game in such a table could go round forever."""
+    state = [0] * len(tables.keys)  # 0 unvisited, 1 on the current path, 2 done
+    for root in range(len(tables.keys)):
+        if state[root]:
+            continue
+        stack = [(root, iter(tables.succ[root]))]
+        state[root] = 1
+        while stack:
+            i, rest = stack[-1]
+            k = next(rest, None)
+            if k is None:
+                state[i] = 2
+                stack.pop()
+            elif state[k] == 1:
+                raise ValueError(
+                    f"the encoding gives {tables.reps[k]!r} and a position that follows it the same key: "
+                    "a training game in its table could go round forever"
+                )
+            elif state[k] == 0:
+                state[k] = 1
+                stack.append((k, iter(tables.succ[k])))
 
 
 def _read_json(path: str | Path) -> Any:

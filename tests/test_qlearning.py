@@ -4,6 +4,7 @@ import itertools
 import json
 import subprocess
 import sys
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from gamekit import (
     parse_piles,
 )
 from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
+from gamekit.qlearning import ordered_positions
 from gamekit.sources.q_nim import pile_tuple, sorted_piles, source_learner
 from gamekit.views.qlearning import QNimMatch, QNimPlay, plot_learning_curves, plot_value_heatmap, value_grid
 
@@ -627,27 +629,32 @@ def test_the_episode_count_is_kept_by_train_and_cannot_be_set():
     assert learner.episodes == 30
 
 
-def _exercise_6_4_judge():
-    """The judge part of Ex. 6.4's hidden test, as the notebook states it (the probe's def removed)."""
+def _exercise_6_4_judges() -> list[str]:
+    """The judge parts of Ex. 6.4's hidden tests, as the notebook states them (the probe's def removed)."""
     import nbformat
 
     from gamekit.course.cases import split_probe
 
     nb = nbformat.read(ROOT / "notebooks" / "06-q-learning-nim.ipynb", as_version=4)
-    cell = next(c.source for c in nb.cells if "def probe" in c.source and "fast_learner" in c.source)
-    _probe, judge = split_probe(cell)
-    return judge
+    cells = [c.source for c in nb.cells if "def probe" in c.source and "fast_learner" in c.source]
+    assert len(cells) == 2 and all("hidden: true" in c for c in cells)
+    return [split_probe(c)[1] for c in cells]
 
 
-def _judge_says(settings: dict) -> str:
+def _judge_says(learner: QLearner, **change) -> str:
+    """What Ex. 6.4's hidden tests say about `learner` (its settings changed by `change`): "passes" or
+    "fails: " and the first failing test's message."""
     from gamekit import WinningPositions as WP
+    from gamekit import is_p_position
 
-    env = {"QLearner": QLearner, "GAME": GAME, "pile_tuple": pile_tuple, "sorted_piles": sorted_piles,
-           "WinningPositions": WP, "probe": lambda: settings}  # fmt: skip
-    try:
-        exec(_exercise_6_4_judge(), env)
-    except (AssertionError, ValueError) as err:
-        return f"fails: {err}"
+    sent = (_settings(learner) | change, learner.encoding_labels())
+    for judge in _exercise_6_4_judges():
+        env = {"QLearner": QLearner, "GAME": GAME, "pile_tuple": pile_tuple, "is_p_position": is_p_position,
+               "WinningPositions": WP, "probe": lambda: sent}  # fmt: skip
+        try:
+            exec(judge, env)
+        except (AssertionError, ValueError) as err:
+            return f"fails: {err}"
     return "passes"
 
 
@@ -655,22 +662,126 @@ def _settings(learner: QLearner) -> dict:
     return {k: v for k, v in learner.to_dict().items() if k != "table"}
 
 
+def _wins_everywhere(learner: QLearner) -> bool:
+    """The test's own oracle (plain recursion) on the moves the learner plays: a winning move everywhere."""
+    state = {s.piles: s for s in WinningPositions(GAME, PLAIN).states}
+    assert sorted(state) == sorted(WINNING)
+    try:
+        return all(learner.best_move(state[p]) in winning_moves(p) for p in WINNING)
+    except ValueError:  # an encoding that left the table without a move somewhere
+        return False
+
+
 def test_exercise_6_4_is_judged_by_retraining_not_by_a_reported_counter():
     honest = QLearner(GAME, seed=SEED, encoding=sorted_piles)
     honest.train(3_000, progress=False)
-    assert _judge_says(_settings(honest)) == "passes"
+    assert _judge_says(honest) == "passes"
     # 20,000 episodes reported as 3,000: the judge's own 3,000 episodes with these settings are not enough
     cheat = QLearner(GAME, seed=SEED, encoding=PLAIN)
     cheat.train(20_000, progress=False)
-    assert WinningPositions(GAME, PLAIN).score(cheat) == 167
+    assert WinningPositions(GAME, PLAIN).score(cheat) == 167 and _wins_everywhere(cheat)
     cheat._episodes = 3_000
-    assert _judge_says(_settings(cheat)) == "fails: "
+    assert _judge_says(cheat).startswith("fails: its greedy move gives the win away in 4 of 167")
     # the reported count must be within the budget, and the training repeatable
-    assert "more than 3,000" in _judge_says(_settings(cheat) | {"episodes": 20_000})
+    assert "more than 3,000" in _judge_says(cheat, episodes=20_000)
     unseeded = QLearner(GAME, encoding=sorted_piles)
     unseeded.train(3_000, progress=False)
-    assert "no seed" in _judge_says(_settings(unseeded))
-    assert "not one of" in _judge_says(_settings(honest) | {"encoding": "my_encoding"})
+    assert "no seed" in _judge_says(unseeded)
+
+
+def canon(state):  # a student's own encodings: the sorted piles as a tuple, as text, as a multiset
+    return tuple(sorted(state.piles))
+
+
+def as_text(state):
+    return "-".join(str(p) for p in sorted(state.piles))
+
+
+def as_multiset(state):
+    return frozenset(Counter(state.piles).items())
+
+
+def sticks_left(state):  # plausible but wrong: positions with as many sticks left are not equivalent
+    return sum(state.piles)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "settings", "episodes"),
+    [
+        (sorted_piles, {"seed": SEED}, 3_000),
+        (canon, {"seed": 1}, 3_000),
+        (as_text, {"seed": 7}, 2_500),
+        (as_multiset, {"seed": 3, "alpha": 0.6}, 3_000),
+    ],  # fmt: skip
+    ids=["sorted_piles", "own tuple", "own text", "own multiset"],
+)
+def test_exercise_6_4_credits_a_right_learner_with_any_encoding(encoding, settings, episodes):
+    """A learner with the student's own encoding function is retrained from its labels and judged by
+    its play, and the verdict agrees with the test's own oracle."""
+    learner = QLearner(GAME, encoding=encoding, **settings)
+    learner.train(episodes, progress=False)
+    assert _wins_everywhere(learner)
+    assert _judge_says(learner) == "passes"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "settings", "episodes"),
+    [
+        (canon, {"seed": 1}, 500),
+        (canon, {"seed": 1, "target": "naive"}, 3_000),
+        (sticks_left, {"seed": 1}, 3_000),
+        (PLAIN, {"seed": SEED}, 3_000),
+    ],  # fmt: skip
+    ids=["too few episodes", "naive target", "sticks left as key", "plain table"],
+)
+def test_exercise_6_4_gives_0_to_a_plausible_wrong_learner_and_says_why(encoding, settings, episodes):
+    learner = QLearner(GAME, encoding=encoding, **settings)
+    learner.train(episodes, progress=False)
+    assert not _wins_everywhere(learner)
+    verdict = _judge_says(learner)
+    assert verdict.startswith("fails: its greedy move gives the win away in "), verdict
+    # the feedback names what is wrong, not the answer: no winning move is in the test's message
+    assert "(0," not in verdict.partition("e.g. in ")[0]
+
+
+def test_exercise_6_4_hidden_tests_have_messages_that_name_the_fault():
+    import nbformat
+
+    nb = nbformat.read(ROOT / "notebooks" / "06-q-learning-nim.ipynb", as_version=4)
+    cells = [c.source for c in nb.cells if "def probe" in c.source and "fast_learner" in c.source]
+    messages = [c.split("failure_message:", 1)[1].split("\n", 1)[0] for c in cells]
+    assert "repeat the training" in messages[0] and "3,000" in messages[0] and "seed" in messages[0]
+    assert "gives the win away" in messages[1] and "167" in messages[1]
+
+
+def test_labels_rebuild_a_table_of_any_encoding_and_refuse_what_is_no_encoding():
+    learner = QLearner(GAME, alpha=0.3, seed=4, encoding=as_text)
+    learner.train(700, progress=False)
+    labels = learner.encoding_labels()
+    assert len(labels) == len(ordered_positions(GAME)) and len(set(labels)) == learner.table_size[0] == 88
+    again = QLearner.retrained(learner.to_dict(), GAME, labels=labels)
+    assert again.Q == learner.Q and again.to_dict()["encoding"] == "as_text"
+    assert [again.best_move(s) for s in ordered_positions(GAME)[:-1] if not GAME.is_terminal(s)] == [
+        learner.best_move(s) for s in ordered_positions(GAME)[:-1] if not GAME.is_terminal(s)
+    ]
+    settings = learner.to_dict()
+    for bad, match in [
+        (labels[:-1], "list of 376 whole numbers"),
+        ("0 1 2", "got str"),
+        ([True] + labels[1:], "item 0 is True"),
+        ([0] + [labels[1] + 1] + labels[2:], "item 1"),
+        ([0] * len(labels), "finished position"),  # one key for every position: the start and the end
+    ]:
+        with pytest.raises(ValueError, match=match):
+            QLearner.retrained(settings, GAME, labels=bad)
+    states = ordered_positions(GAME)
+    ends = [i for i, s in enumerate(states) if GAME.is_terminal(s)]
+    one = [0 if i not in ends else ends[0] for i in range(len(states))]  # every unfinished position one key
+    with pytest.raises(ValueError, match="go round forever"):
+        QLearner.retrained(settings, GAME, labels=one)
+    sticks = QLearner(GAME, seed=1, encoding=sticks_left)  # a table that has no action for some real moves
+    with pytest.raises(ValueError, match="not equivalent"):
+        [sticks.best_move(s) for s in states if not GAME.is_terminal(s)]
 
 
 def test_retraining_gives_the_table_the_settings_make():
