@@ -12,7 +12,11 @@ plausible wrong ones, each through the real judge (`gamekit.sandbox.judge.judge_
 data, with the lesson's own names and none of the solutions').
 
 An answer a self-study copy calls "correct" (it passes the public checks and equals the model
-answer in `selfstudy.canonical`'s normal form) must pass the hidden tests too. It also checks that
+answer in `selfstudy.canonical`'s normal form) must pass the hidden tests too. And the one answer
+rule (`gamekit.course.checks`) holds everywhere: the model answer written in any form the rule calls
+the same (a list for a tuple and vice versa, nested ones too, a NumPy number or array, a whole float,
+a float equal to the fraction, a word in other case) must pass the public checks AND the hidden
+tests; a check that refuses it is a mis-grade. It also checks that
 the model answer passes both, that each exercise with an answer value has a
 wrong answer its hidden test rejects (the test can fail), and that no public check or its hint
 spells out the model answer.
@@ -35,7 +39,7 @@ from conftest import NOTEBOOKS
 
 import gamekit
 import gamekit.match
-from gamekit.course import assign, cases, selfstudy
+from gamekit.course import assign, cases, checks, selfstudy
 from gamekit.sandbox import judge, plain
 from gamekit.sandbox.sandboxrun import make_shell, run_cell
 from gamekit.sandbox.zygote import close_jails
@@ -47,14 +51,27 @@ CHAPTERS = [p for p in NOTEBOOKS if assign.is_assignment(nbformat.read(p, as_ver
 KNOWN: dict[str, str] = {}
 
 
+def _swapped(value: Any) -> Any:
+    """`value` with every list a tuple and every tuple a list, at every depth."""
+    if isinstance(value, (list, tuple)):
+        items = [_swapped(v) for v in value]
+        return tuple(items) if isinstance(value, list) else items
+    if isinstance(value, dict):
+        return {k: _swapped(v) for k, v in value.items()}
+    return value
+
+
 def _variants(value: Any) -> list[tuple[str, Any]]:
     """The model answer written in other ways, and plausible wrong answers (label, value)."""
     out: list[tuple[str, Any]] = []
+    if isinstance(value, (list, tuple, dict)) and _swapped(value) != value:
+        out += [("every list a tuple and every tuple a list", _swapped(value))]
     if isinstance(value, bool):
         return [("the other bool", not value), ("numpy bool", np.bool_(value))]
     if isinstance(value, int):
         out += [("numpy int", np.int64(value)), ("plus one", value + 1), ("minus one", value - 1)]
         out += [("float", float(value)), ("numpy float", np.float64(value)), ("text", str(value))]
+        out += [("Fraction", Fraction(value))]
     elif isinstance(value, Fraction):
         out += [("float", float(value)), ("plus 1/1000", value + Fraction(1, 1000)), ("numpy float", np.float64(value))]
     elif isinstance(value, float):
@@ -67,6 +84,7 @@ def _variants(value: Any) -> list[tuple[str, Any]]:
         out += [("tuple" if isinstance(value, list) else "list", other)]
         if value and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             out += [("numpy ints", type(value)(np.int64(v) for v in value)), ("numpy array", np.array(value))]
+            out += [("whole floats", type(value)(float(v) for v in value))]
             out += [("first plus one", type(value)([value[0] + 1, *value[1:]]))]
         if value:
             out += [("last left out", type(value)(value[:-1])), ("first repeated", type(value)([*value, value[0]]))]
@@ -225,6 +243,11 @@ def test_public_checks_accept_every_answer_the_hidden_tests_accept(path):
                 rejected |= not hidden
                 public = m.public_passes(q, env)
                 what = f"{q.name}: {name} as {label} ({value!r})"
+                if checks.same_answer(value, m.student[name]) and not (public and hidden):
+                    refused = " and ".join(
+                        w for w, ok in (("the public checks", public), ("the hidden tests", hidden)) if not ok
+                    )
+                    disagree.append(f"{what} is the model answer under the answer rule, refused by {refused}")
                 if hidden and not public:
                     disagree.append(f"{what} passes the hidden tests, not the public checks")
                 if public and not hidden and m.same_answer(q, name, value):
