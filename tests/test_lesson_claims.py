@@ -15,7 +15,7 @@ import pytest
 from conftest import NOTEBOOKS, ROOT
 
 from gamekit import TicTacToe, alphabeta, lines_order
-from gamekit.course import assign
+from gamekit.course import assign, checks
 
 MOVES = (3, 5, 11)
 
@@ -145,10 +145,11 @@ def test_the_two_24s_are_tied_but_not_always_equal():
 
 
 def _run_hidden(stem: str, name: str, namespace: dict, containing: str = "") -> bool:
+    rule = {"as_answer": checks.as_answer, "same_answer": checks.same_answer}  # what every lesson's set-up imports
     try:
         for source in _hidden_tests(_nb(stem), name):
             if containing in source:
-                exec(source, dict(namespace))
+                exec(source, rule | namespace)
     except AssertionError:
         return False
     return True
