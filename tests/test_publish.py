@@ -90,12 +90,12 @@ def test_the_leak_check_refuses_a_master_a_solution_or_speaker_notes_in_an_editi
 @pytest.mark.notebook
 def test_a_republish_is_one_more_commit_and_none_when_nothing_changed(edition):
     out, master, assign_dir = edition
-    again = publish.publish(out, [master], assign_dir, start_page=ROOT / "notebooks" / "00-start-here.ipynb")
+    again = publish.publish(out, [master], assign_dir)
     assert again.commit is None and len(git(out, "log", "--format=%H").split()) == 1
     nb = nbformat.read(master, as_version=4)
     nb.cells.insert(2, nbformat.v4.new_markdown_cell("A new paragraph of the lesson.", metadata=nb.cells[2].metadata))
     nbformat.write(nb, master)
-    changed = publish.publish(out, [master], assign_dir, start_page=ROOT / "notebooks" / "00-start-here.ipynb")
+    changed = publish.publish(out, [master], assign_dir)
     history = git(out, "log", "--format=%H %P").splitlines()
     assert changed.commit and len(history) == 2 and history[0].split()[1] == history[1].split()[0]  # linear
     assert "A new paragraph of the lesson." in (out / "99-fixture-student.ipynb").read_text()

@@ -188,8 +188,8 @@ def start_page_notebook(lessons: Sequence[tuple[str, str]], self_study: bool) ->
         ),
         new_markdown_cell("## Solutions\n\n" + solutions),
     ]
-    for cell in cells:
-        cell.metadata["slideshow"] = {"slide_type": "skip"}
+    for k, cell in enumerate(cells):  # fixed ids: the same page is the same file (a republish commits nothing)
+        cell.id, cell.metadata["slideshow"] = f"start-here-{k}", {"slide_type": "skip"}
     return tidy_notebook(new_notebook(cells=cells))
 
 
