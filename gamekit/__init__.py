@@ -4,6 +4,16 @@ Everything a notebook needs is importable from here, e.g.
 `from gamekit import SubtractionGame, solve, play_game`.
 """
 
+# `python -m gamekit.<tool>` put the current folder first on sys.path: in a folder of students'
+# files, their `random.py` would run at the first import below. Dropped before any import (sys and
+# os are loaded already); see gamekit.sandbox.importpath.
+import os as _os
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"]:  # runpy is importing this package for `python -m`
+    _here = _os.path.realpath(_os.getcwd())
+    _sys.path[:] = [_p for _p in _sys.path if _p and _os.path.realpath(_p) != _here]
+
 # --- foundation (protocol, solving, players, matches) ---------------------------------
 # --- chapter 8: the arena ------------------------------------------------------------------
 from .arena import (

@@ -153,16 +153,16 @@ def _lessons(names: list[str]) -> tuple[list[Path], Path | None]:
 def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
     import shutil
 
-    from . import lms
-
     from ..sandbox.importpath import refuse_on_import_path
+    from . import lms
 
     refuse_on_import_path([args.submissions] if Path(args.submissions).is_dir() else [])
     autograders = args.autograder or [paths.assign / "autograder"]
     out = args.grades or paths.grades
     moodle = None
     if lms.is_moodle_layout(args.submissions):  # with the worksheet, only its participants are graded
-        known = lms.worksheet_participants(args.moodle_worksheet, args.feedback_column) if args.moodle_worksheet else None
+        sheet = args.moodle_worksheet
+        known = lms.worksheet_participants(sheet, args.feedback_column) if sheet else None
         moodle = lms.moodle_submissions(args.submissions, participants=known)
     try:
         if moodle is not None:

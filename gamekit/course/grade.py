@@ -37,7 +37,6 @@ and the hints of failed public checks, but never the code of a hidden test.
 from __future__ import annotations
 
 import contextlib
-import csv
 import html
 import json
 import os
@@ -67,6 +66,7 @@ from ..sandbox.limits import GRADING
 from . import gradecluster, intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
+from .lms import spreadsheet_field
 from .runresult import ERROR_NAME, SandboxRun
 from .tidy import make_readable
 
@@ -441,38 +441,70 @@ def find_autograders(given: Iterable[Path]) -> dict[str, Autograder]:
 
 @dataclass
 class Submission:
-    """One submitted notebook: read once through a descriptor (`gamekit.course.intake`); `path` only names it."""
+    """One submitted notebook, read through descriptors (`gamekit.course.intake`); `path` only names it.
+
+    Its bytes are `kept`, or read again when it is graded (`received`, with the checks of the first
+    read), so that a class's notebooks are never all in memory at once."""
 
     student: str
     path: Path
     assignment: str | None
-    data: bytes | None = None
+    kept: bytes | None = None
     refused: str | None = None
+    received: intake.Received | None = field(default=None, repr=False, compare=False)
+    scratch: Any = field(default=None, repr=False, compare=False)  # an unpacked archive's folder, kept while needed
+
+    def read(self) -> bytes:
+        """The notebook's bytes; `intake.Refused` (with the reason) if it is refused or cannot be read now."""
+        if self.refused is not None:
+            raise intake.Refused(self.refused)
+        if self.kept is not None:
+            return self.kept
+        if self.received is None:
+            raise intake.Refused("not read")
+        return self.received.read()
+
+    @property
+    def data(self) -> bytes | None:
+        """The notebook's bytes, or None if it is refused."""
+        try:
+            return self.read()
+        except intake.Refused:
+            return None
 
 
 def find_submissions(source: Path) -> list[Submission]:
     """`source/<student>.ipynb` and `source/<student>/*.ipynb` (checkpoints ignored), by student;
-    `source` may also be a zip archive of such a folder. Each notebook is read here, once, safely:
-    a link, a device, a FIFO, a hard link or an oversized file is a refused submission with a reason."""
+    `source` may also be a zip archive of such a folder (unpacked into a temporary folder that lasts
+    as long as its submissions). Each notebook is checked and read here, one at a time, for its
+    assignment, and read again when it is graded: a link, a device, a FIFO, a hard link or an
+    oversized file is a refused submission with a reason."""
     source = Path(source)
+    scratch = None
     if source.is_file() and zipfile.is_zipfile(source):
-        with tempfile.TemporaryDirectory(prefix="gamekit-submissions-") as tmp:
-            received = intake.receive_archive(source, Path(tmp) / "unpacked")
+        scratch = tempfile.TemporaryDirectory(prefix="gamekit-submissions-")
+        try:
+            received = intake.receive_archive(source, Path(scratch.name) / "unpacked", keep=False)
+        except BaseException:
+            scratch.cleanup()
+            raise
     elif source.is_dir():
-        received = intake.receive_folder(source)
+        received = intake.receive_folder(source, keep=False)
     else:
         raise ValueError(f"{source} is not a folder of submissions (nor a zip archive of one)")
     found = []
     for item in received:
-        assignment = None
-        if item.data is not None:
-            try:
-                meta = parse_json(item.data, max_bytes=NOTEBOOK_BYTES).get("metadata", {})
-                assignment = meta.get("otter", {}).get("assignment_name")
-                assignment = assignment if type(assignment) is str else None
-            except (ValueError, AttributeError):
-                assignment = None
-        found.append(Submission(item.student, source / item.name, assignment, item.data, item.refused))
+        assignment, refused = None, item.refused
+        try:
+            meta = parse_json(item.read(), max_bytes=NOTEBOOK_BYTES).get("metadata", {})
+            assignment = meta.get("otter", {}).get("assignment_name")
+            assignment = assignment if type(assignment) is str else None
+        except intake.Refused as why:
+            refused = str(why)
+        except (ValueError, AttributeError):
+            assignment = None
+        path = source / item.name
+        found.append(Submission(item.student, path, assignment, None, refused, received=item, scratch=scratch))
     return found
 
 
@@ -676,10 +708,12 @@ def grade_one(
 
 def read_submission(sub: Submission) -> tuple[nbformat.NotebookNode | None, SandboxRun]:
     """(the notebook, an empty run) or (None, a run whose error says why the file is refused or no notebook)."""
-    if sub.refused is not None or sub.data is None:
-        return None, SandboxRun(error="refused: " + (sub.refused or "not read"))
     try:
-        nb = nbformat.reads(sub.data.decode("utf-8"), as_version=4)
+        data = sub.read()  # read now, not before: one notebook in memory at a time
+    except intake.Refused as why:
+        return None, SandboxRun(error=f"refused: {why}")
+    try:
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
     except Exception as exc:  # a file that is not a notebook
         why = clean_text(str(exc), 200, one_line=True)
         return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {why}")
@@ -762,40 +796,60 @@ from the autograder{e(hand_text)}.</p>
 """
 
 
+def _csv_line(cells: list[str], student: Iterable[int] = ()) -> str:
+    """One CSV record, ended as `csv.writer` ends one; the fields at the indices `student` hold a
+    student's text (a name, a file name, notes) and are made inert for spreadsheets
+    (`gamekit.course.lms.spreadsheet_field`: `=HYPERLINK(...)` is shown, never evaluated)."""
+    theirs = set(student)
+    return ",".join(spreadsheet_field(c, k in theirs) for k, c in enumerate(cells)) + "\r\n"
+
+
+def _page_names(rows: list[SubmissionResult]) -> list[str]:
+    """Each row's feedback page: `<student>.html`, or for a student with several notebooks in one
+    assignment `<student>.pages/<k>.html` (k in the rows' order), so that no page replaces another."""
+    count: dict[str, int] = {}
+    for r in rows:
+        count[r.student] = count.get(r.student, 0) + 1
+    seen: dict[str, int] = {}
+    names = []
+    for r in rows:
+        seen[r.student] = seen.get(r.student, 0) + 1
+        names.append(f"{r.student}.html" if count[r.student] == 1 else f"{r.student}.pages/{seen[r.student]}.html")
+    return names
+
+
 def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder], out: Path) -> list[Path]:
     """One CSV per assignment and one feedback page per submission; returns the CSV paths."""
     written = []
     for name in sorted({r.assignment for r in results}):
         grader = graders[name]
-        rows = sorted((r for r in results if r.assignment == name), key=lambda r: r.student)
+        rows = sorted((r for r in results if r.assignment == name), key=lambda r: (r.student, str(r.path)))
         qnames = [q["name"] for q in grader.questions]
         manual = {q["name"] for q in grader.questions if q.get("manual")}
         csv_path = out / f"{name}.csv"
         out.mkdir(parents=True, exist_ok=True)
         with csv_path.open("w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
             # the header says which points the teacher still gives by hand
             header = [
                 f"{q} (by hand, {float(g['points'] or 0):g} points)" if q in manual else q
                 for q, g in zip(qnames, grader.questions)
             ]
             # possible: the autograder's points; "possible by hand": the points the teacher adds
-            w.writerow(["student", *header, "total", "possible", "possible by hand", "file", "notes", "flags"])
+            f.write(_csv_line(["student", *header, "total", "possible", "possible by hand", "file", "notes", "flags"]))
             possible = sum(float(q["points"] or 0) for q in grader.questions if q["name"] not in manual)
             by_hand = sum(float(q["points"] or 0) for q in grader.questions if q["name"] in manual)
             for r in rows:
                 notes = ([r.error] if r.error else []) + list(r.errors.values()) + r.notes
-                w.writerow(
-                    [r.student]
-                    + ["" if q in manual else f"{r.score(q):g}" for q in qnames]
-                    + [f"{r.total:g}", f"{possible:g}", f"{by_hand:g}", r.path.name]
-                    + [" | ".join(n.splitlines()[0] for n in notes)]
-                    + [" | ".join(r.flags)]
-                )
+                scores = ["" if q in manual else f"{r.score(q):g}" for q in qnames]
+                numbers = [*scores, f"{r.total:g}", f"{possible:g}", f"{by_hand:g}"]
+                texts = [r.path.name, " | ".join(n.splitlines()[0] for n in notes), " | ".join(r.flags)]
+                theirs = [0, *range(len(numbers) + 1, len(numbers) + 4)]  # student; file, notes, flags
+                f.write(_csv_line([r.student, *numbers, *texts], student=theirs))
         feedback = out / "feedback" / name
         feedback.mkdir(parents=True, exist_ok=True)
-        for r in rows:
-            (feedback / f"{r.student}.html").write_text(feedback_html(r, grader), encoding="utf-8")
+        for r, page in zip(rows, _page_names(rows)):
+            (feedback / page).parent.mkdir(exist_ok=True)
+            (feedback / page).write_text(feedback_html(r, grader), encoding="utf-8")
         written.append(csv_path)
     make_readable(out)
     return written

@@ -12,14 +12,21 @@ a `Received` with a reason, which costs only that student. Later steps use the b
 
 A zip archive (`unpack_zip`) is unpacked by the same rules: only regular files and folders,
 no links, no absolute or `..` paths, bounded in member count and in the bytes actually written.
+A zip bomb is refused before it is read (`zip_size_problems`): a member that declares more than
+a notebook may hold, or that would unpack to more than `MAX_RATIO` times its compressed size,
+is skipped (for its student); an archive whose members declare more than the class's share
+(`class_bytes`: `STUDENT_BYTES` per student with a notebook in it) is refused whole; and while
+unpacking, reading stops at what a member declared and at the bounds.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 import zipfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..sandbox.channel import clean_text
@@ -29,13 +36,17 @@ __all__ = [
     "ARCHIVE_BYTES",
     "ARCHIVE_MEMBERS",
     "NOTEBOOK_BYTES",
+    "MAX_RATIO",
     "Received",
     "Refused",
+    "STUDENT_BYTES",
+    "class_bytes",
     "clean_name",
     "read_notebook",
     "receive_archive",
     "receive_folder",
     "unpack_zip",
+    "zip_size_problems",
 ]
 
 #: Largest submitted notebook read (bytes).
@@ -43,6 +54,12 @@ NOTEBOOK_BYTES = 20_000_000
 #: Most bytes an archive of submissions may unpack to, and most members it may hold.
 ARCHIVE_BYTES = 2_000_000_000
 ARCHIVE_MEMBERS = 20_000
+#: What an archive may unpack to per student with a notebook in it (four large notebooks' worth).
+STUDENT_BYTES = 8_000_000
+#: A member larger than RATIO_FROM bytes may unpack to at most MAX_RATIO times its compressed size
+#: (a notebook compresses 2-10 times; a zip bomb 1,000 times and more).
+MAX_RATIO = 100
+RATIO_FROM = 1_000_000
 #: Longest student name or file name kept for the reports (characters).
 NAME_CHARS = 120
 _KINDS = [
@@ -60,9 +77,44 @@ class Refused(Exception):
 
 
 def clean_name(name: str) -> str:
-    """A file name as text for reports: valid UTF-8 (undecodable bytes become U+FFFD), one line, no
-    control characters, at most NAME_CHARS (`gamekit.sandbox.channel.clean_text`)."""
-    return clean_text(name, NAME_CHARS, one_line=True) or "?"
+    """A file name as text for reports, by one strict rule: valid UTF-8 (undecodable bytes become
+    U+FFFD), one line, no control characters, no format characters (bidi overrides, zero-width
+    characters: `gamekit.sandbox.channel.clean_text`), composed as Unicode's NFC (so "é" is one
+    name however it was typed), at most NAME_CHARS. Two names that differ may clean to one:
+    `receive_folder` refuses such names rather than merge two students."""
+    return unicodedata.normalize("NFC", clean_text(name, NAME_CHARS, one_line=True)) or "?"
+
+
+def _raw(name: str) -> str:
+    """A name exactly as the file system has it, as printable ASCII (escapes), so two names that
+    clean to one can be told apart in a message."""
+    return clean_text(ascii(name)[1:-1], 2 * NAME_CHARS, one_line=True)
+
+
+def _refuse_lookalikes(found: list[tuple[str, str, Received]]) -> list[Received]:
+    """Refuse, rather than merge, every entry whose cleaned name (its student, or its file) also
+    stands for an entry of another raw name. `found` holds (the student's raw name, the file's raw
+    path, what was received), raw as the file system has them."""
+    students: dict[str, set[str]] = {}
+    files: dict[tuple[str, str], set[str]] = {}
+    for student, path, r in found:
+        students.setdefault(r.student, set()).add(student)
+        files.setdefault((r.student, r.name), set()).add(path)
+    out = []
+    for _, _, r in found:
+        two_students = len(students[r.student]) > 1
+        same = sorted(students[r.student] if two_students else files[(r.student, r.name)])
+        if len(same) > 1:
+            names = " and ".join(f"'{_raw(n)}'" for n in same)
+            why = (
+                f"{r.name}: the names {names} all read as '{r.student if two_students else r.name}' once cleaned "
+                "(control or format characters, "
+                "composed letters, or a cut): refused, not merged; each student must hand in under a name of their own"
+            )
+            out.append(Received(r.student, r.name, refused=why))
+        else:
+            out.append(r)
+    return out
 
 
 def _kind(mode: int) -> str:
@@ -90,29 +142,78 @@ def read_notebook(dir_fd: int, name: str, shown: str, limit: int = NOTEBOOK_BYTE
 
 @dataclass(frozen=True)
 class Received:
-    """One submitted notebook: its student, its file name (both as clean text), and its bytes or why not."""
+    """One submitted notebook: its student, its file name (both as clean text), and its bytes or why not.
+
+    With `receive_folder(..., keep=False)` the bytes are not kept (`data` is None): `read()` reads
+    them again, through the same checks, when the notebook is graded, so that a class's notebooks
+    are never all in memory at once."""
 
     student: str
     name: str
     data: bytes | None = None
     refused: str | None = None
+    reader: Callable[[], bytes] | None = field(default=None, repr=False, compare=False)
+
+    def read(self) -> bytes:
+        """The notebook's bytes (kept, or read now); `Refused` if it was refused or cannot be read now."""
+        if self.refused is not None:
+            raise Refused(self.refused)
+        if self.data is not None:
+            return self.data
+        if self.reader is None:
+            raise Refused(f"{self.name} was not read")
+        return self.reader()
 
 
 def _open_folder(name: str, dir_fd: int | None) -> int:
     return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
 
 
-def _receive_file(dir_fd: int, name: str, student: str, shown: str) -> Received:
+def _reader(folder: str, parts: tuple[str, ...], shown: str) -> Callable[[], bytes]:
+    """Read the notebook `folder/parts...` again later: folders opened without following links,
+    the file by `read_notebook` (a file that changed into a link or a FIFO since is refused)."""
+
+    def read() -> bytes:
+        try:
+            fd = _open_folder(folder, None)
+        except OSError as exc:
+            raise Refused(f"{shown} cannot be read any more ({os.strerror(exc.errno or 0)})") from None
+        try:
+            for part in parts[:-1]:
+                try:
+                    inner = _open_folder(part, fd)
+                except OSError as exc:
+                    raise Refused(f"{shown} cannot be read any more ({os.strerror(exc.errno or 0)})") from None
+                os.close(fd)
+                fd = inner
+            return read_notebook(fd, parts[-1], shown)
+        finally:
+            os.close(fd)
+
+    return read
+
+
+def _receive_file(
+    dir_fd: int, name: str, student: str, shown: str, later: Callable[[], bytes] | None = None
+) -> Received:
+    """The file `name` read now; with `later`, only checked now (read, then dropped) and read by `later`."""
     try:
-        return Received(student, shown, data=read_notebook(dir_fd, name, shown))
+        data = read_notebook(dir_fd, name, shown)
     except Refused as why:
         return Received(student, shown, refused=str(why))
+    return Received(student, shown, data=data) if later is None else Received(student, shown, reader=later)
 
 
-def receive_folder(folder: str | Path) -> list[Received]:
+def receive_folder(folder: str | Path, keep: bool = True) -> list[Received]:
     """Every `<student>.ipynb` and `<student>/<file>.ipynb` in `folder` (the teacher's own path), read
-    safely (see the module's docstring); links, devices, FIFOs and the like come back refused."""
-    found: list[Received] = []
+    safely (see the module's docstring); links, devices, FIFOs and the like come back refused.
+    With `keep=False` each notebook is checked now and read again by `Received.read` when needed."""
+    found: list[tuple[str, str, Received]] = []  # (the student's raw name, the file's raw path, what came)
+    where = str(folder)
+
+    def later(*parts: str) -> Callable[[], bytes] | None:
+        return None if keep else _reader(where, parts, clean_name("/".join(parts)))
+
     root = _open_folder(str(folder), None)  # the teacher names this folder; what is inside is the students'
     try:
         with os.scandir(root) as entries:
@@ -122,28 +223,33 @@ def receive_folder(folder: str | Path) -> list[Received]:
             if name == ".ipynb_checkpoints":
                 continue
             shown = clean_name(name)
+            stem = name[: -len(".ipynb")] if name.endswith(".ipynb") else name
             if entry.is_symlink():
-                student = clean_name(name[: -len(".ipynb")] if name.endswith(".ipynb") else name)
-                found.append(Received(student, shown, refused=f"{shown} is a symbolic link; submit files, not links"))
+                refused = f"{shown} is a symbolic link; submit files, not links"
+                found.append((stem, name, Received(clean_name(stem), shown, refused=refused)))
             elif entry.is_dir(follow_symlinks=False):
-                found.extend(_receive_student_folder(root, name, shown))
+                inside = _receive_student_folder(root, name, shown, later)
+                found.extend((name, f"{name}/{inner}", r) for inner, r in inside)
             elif name.endswith(".ipynb"):
-                found.append(_receive_file(root, name, clean_name(name[: -len(".ipynb")]), shown))
+                found.append((stem, name, _receive_file(root, name, clean_name(stem), shown, later(name))))
     finally:
         os.close(root)
-    return found
+    return _refuse_lookalikes(found)
 
 
-def _receive_student_folder(root: int, name: str, student: str) -> list[Received]:
+def _receive_student_folder(
+    root: int, name: str, student: str, later: Callable[..., Callable[[], bytes] | None]
+) -> list[tuple[str, Received]]:
+    """(raw file name, what was received) for every notebook in the student's folder `name`."""
     try:
         fd = _open_folder(name, root)
     except OSError as exc:  # replaced by a link after the scan, say
         why = f"the folder {student} cannot be opened ({os.strerror(exc.errno or 0)})"
-        return [Received(student, student, refused=why)]
+        return [("", Received(student, student, refused=why))]
     try:
         with os.scandir(fd) as entries:
             inner = sorted((e.name for e in entries if e.name.endswith(".ipynb")), key=str)
-        return [_receive_file(fd, n, student, f"{student}/{clean_name(n)}") for n in inner]
+        return [(n, _receive_file(fd, n, student, f"{student}/{clean_name(n)}", later(name, n))) for n in inner]
     finally:
         os.close(fd)
 
@@ -160,15 +266,59 @@ def _member_parts(info: zipfile.ZipInfo) -> tuple[str, ...] | None:
     return parts
 
 
+def class_bytes(students: int, max_bytes: int = ARCHIVE_BYTES) -> int:
+    """The most an archive of `students` students' notebooks may unpack to: `STUDENT_BYTES` each,
+    never more than `max_bytes`."""
+    return min(max_bytes, max(1, students) * STUDENT_BYTES)
+
+
+def zip_size_problems(members: list[zipfile.ZipInfo], limit: int, archive: object) -> dict[str, str]:
+    """{member name: why it is not read} for members that declare more than a notebook may hold or
+    a zip bomb's compression ratio, checked on the declared sizes before anything is read; raises
+    ValueError if the members declare more than `limit` bytes in all."""
+    total = sum(info.file_size for info in members if not info.is_dir())
+    if total > limit:
+        raise ValueError(
+            f"{archive} unpacks to more than {limit:,} bytes (its members declare {total:,}; allowed: "
+            f"{STUDENT_BYTES:,} per student with a notebook in it); nothing was unpacked"
+        )
+    problems: dict[str, str] = {}
+    for info in members:
+        if info.is_dir():
+            continue
+        size, packed = info.file_size, max(1, info.compress_size)
+        if size > NOTEBOOK_BYTES:
+            problems[info.filename] = (
+                f"it declares {size:,} bytes, more than the {NOTEBOOK_BYTES:,} a notebook may have"
+            )
+        elif size > RATIO_FROM and size > MAX_RATIO * packed:
+            problems[info.filename] = (
+                f"it would unpack {packed:,} bytes to {size:,} ({size // packed:,} times; the course's notebooks "
+                f"compress 3 to 4 times, a zip bomb a thousand times; at most {MAX_RATIO} is read)"
+            )
+    return problems
+
+
+def _students(members: list[zipfile.ZipInfo]) -> int:
+    """How many students (first parts of a path, a notebook's stem at the top) have a notebook in `members`."""
+    firsts = set()
+    for info in members:
+        parts = _member_parts(info)
+        if parts and parts[-1].endswith(".ipynb"):
+            firsts.add(parts[0].removesuffix(".ipynb"))
+    return len(firsts)
+
+
 def unpack_zip(
     archive: str | Path, folder: str | Path, max_bytes: int = ARCHIVE_BYTES, max_members: int = ARCHIVE_MEMBERS
 ) -> list[tuple[str, str]]:
     """Unpack the zip `archive` into the new, empty folder `folder`: regular files and folders only.
 
-    Links (symbolic, by their Unix mode), absolute paths, `..` paths and names that already exist
-    are skipped; returns them as (member name, why). Raises ValueError (nothing is kept) if the
-    archive holds more than `max_members` members or unpacks to more than `max_bytes` bytes,
-    counting the bytes actually written, not what the archive's headers claim."""
+    Links (symbolic, by their Unix mode), absolute paths, `..` paths, names that already exist,
+    and members a zip bomb's sizes (`zip_size_problems`) are skipped; returns them as (member
+    name, why). Raises ValueError (nothing is kept) if the archive holds more than `max_members`
+    members, or declares or unpacks to more than its class's share (`class_bytes`, at most
+    `max_bytes`), counting the bytes actually written as well as what the headers claim."""
     folder = Path(folder)
     folder.mkdir(mode=0o700)
     skipped: list[tuple[str, str]] = []
@@ -177,8 +327,13 @@ def unpack_zip(
         members = z.infolist()
         if len(members) > max_members:
             raise ValueError(f"{archive}: {len(members):,} members, more than the {max_members:,} allowed")
+        max_bytes = class_bytes(_students(members), max_bytes)
+        too_big = zip_size_problems(members, max_bytes, archive)
         for info in members:
             shown = clean_name(info.filename)
+            if info.filename in too_big:
+                skipped.append((shown, too_big[info.filename]))
+                continue
             parts = _member_parts(info)
             mode = info.external_attr >> 16
             if parts is None:
@@ -198,19 +353,27 @@ def unpack_zip(
                 skipped.append((shown, "a second member of the same name (or a file where a folder is)"))
                 continue
             with os.fdopen(fd, "wb") as out, z.open(info) as src:
+                mine = 0  # zipfile stops at the declared size; this stops at the bounds whatever it declares
                 while chunk := src.read(1 << 20):
                     written += len(chunk)
+                    mine += len(chunk)
                     if written > max_bytes:
                         raise ValueError(f"{archive} unpacks to more than {max_bytes:,} bytes")
+                    if mine > NOTEBOOK_BYTES:
+                        break
                     out.write(chunk)
+            if mine > NOTEBOOK_BYTES:
+                target.unlink()
+                skipped.append((shown, f"it unpacks to more than the {NOTEBOOK_BYTES:,} bytes a notebook may have"))
     return skipped
 
 
-def receive_archive(archive: str | Path, scratch: str | Path) -> list[Received]:
+def receive_archive(archive: str | Path, scratch: str | Path, keep: bool = True) -> list[Received]:
     """The submissions in a zip archive: unpacked into the new folder `scratch` by `unpack_zip`, read
-    by `receive_folder`; every skipped member that names a notebook is a refusal for its student."""
+    by `receive_folder` (with `keep=False`, read again from `scratch` when graded); every skipped
+    member that names a notebook is a refusal for its student."""
     skipped = unpack_zip(archive, scratch)
-    found = receive_folder(scratch)
+    found = receive_folder(scratch, keep)
     for name, why in skipped:
         parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".", "..")]
         if parts and parts[-1].endswith(".ipynb"):

@@ -43,6 +43,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from .intake import class_bytes, zip_size_problems
+
 __all__ = [
     "ARCHIVE_BYTES",
     "canvas_score",
@@ -50,11 +52,15 @@ __all__ = [
     "fill_canvas_gradebook",
     "fill_moodle_worksheet",
     "FillReport",
+    "FORMULA_STARTS",
+    "inert_cell",
     "moodle_feedback",
     "moodle_submissions",
     "MoodleSubmissions",
     "php_csv_field",
     "read_csv_cells",
+    "spreadsheet_field",
+    "worksheet_participants",
     "Worksheet",
 ]
 
@@ -64,8 +70,9 @@ FILE_BYTES = 20_000_000
 ARCHIVE_BYTES = 2_000_000_000
 #: Most entries read from one archive.
 ARCHIVE_ENTRIES = 20_000
-#: Moodle's folder (or file-name prefix) per participant and submission plugin.
-PARTICIPANT = re.compile(r"^(?P<name>.*)_(?P<id>\d{1,12})_assignsubmission_(?P<plugin>[a-z]+)_(?P<rest>.*)$", re.S)
+#: Moodle's mark of a participant and submission plugin in a folder's (or a file's) name:
+#: `<Full name>_<participant id>_assignsubmission_<plugin>_`. A name that holds it twice is refused.
+PARTICIPANT = re.compile(r"_(?P<id>\d{1,12})_assignsubmission_(?P<plugin>[a-z]+)_")
 #: The comments feedback plugin's column, as Moodle names it in the languages known here.
 FEEDBACK_HEADERS = frozenset({"feedback comments", "feedback als kommentar"})
 #: The grade column's header, as a cross-check where the layout leaves doubt.
@@ -83,6 +90,7 @@ class MoodleSubmissions:
 
     folder: Path
     participants: set[str] = field(default_factory=set)  # every participant id seen, with or without a notebook
+    allowed: frozenset[str] | None = None  # the worksheet's participants, if a worksheet was given
     problems: dict[str, list[str]] = field(default_factory=dict)  # participant id ("" for the archive) -> notes
 
     def note(self, who: str, text: str) -> None:
@@ -108,14 +116,42 @@ def _place(out: MoodleSubmissions, pid: str, name: str, data: bytes) -> None:
         f.write(data)
 
 
-def _participant(path: str) -> tuple[str, str] | None:
-    """(participant id, the path inside their submission) for an archive path, else None."""
+def _participant(path: str) -> tuple[str, str] | list[str] | None:
+    """(participant id, the path inside their submission) for an archive path; None outside any
+    participant's folder; the sorted ids if its first part holds Moodle's mark more than once.
+
+    Only the first part is Moodle's (the participant's folder, or in the flat layout the file's
+    prefix); what follows the mark is the student's own file name, which may imitate the mark:
+    `Bob_1002_assignsubmission_file_x_1001_assignsubmission_file_lesson.ipynb` is Bob's upload
+    named `x_1001_...`, and could be 1001's, so it is given to neither."""
     first, _, rest = path.partition("/")
-    m = PARTICIPANT.match(first)
-    if not m:
+    marks = list(PARTICIPANT.finditer(first))
+    if not marks:
         return None
-    inner = f"{m.group('rest')}/{rest}".strip("/") if m.group("rest") else rest
-    return m.group("id"), inner
+    if len(marks) > 1:
+        return sorted({m.group("id") for m in marks}, key=int)
+    tail = first[marks[0].end() :]
+    return marks[0].group("id"), (f"{tail}/{rest}".strip("/") if tail else rest)
+
+
+def _ambiguous(out: MoodleSubmissions, ids: list[str], name: str) -> None:
+    """An entry whose name holds Moodle's mark for several participants: refused for each of them."""
+    for pid in ids:
+        others = ", ".join(i for i in ids if i != pid) or pid
+        out.note(
+            pid,
+            f"{_safe_name(name)!r} names a participant more than once (yours and {others}): it could be "
+            "either's, so it was given to neither and not graded; upload a file whose name is not Moodle's "
+            "pattern '_<number>_assignsubmission_...' (Moodle's 'download submissions in folders' avoids this)",
+        )
+
+
+def _known(out: MoodleSubmissions, pid: str, name: str) -> bool:
+    """Whether `pid` may be placed: with the worksheet's participants given, only one of them."""
+    if out.allowed is None or pid in out.allowed:
+        return True
+    out.note("", f"{_safe_name(name)!r} is for participant {pid}, who is not in the worksheet: not graded")
+    return False
 
 
 def _unsafe(path: str) -> str | None:
@@ -162,9 +198,19 @@ def _from_zip(archive: Path, out: MoodleSubmissions) -> None:
         infos = z.infolist()
         if len(infos) > ARCHIVE_ENTRIES:
             raise ValueError(f"{archive} has {len(infos):,} entries; at most {ARCHIVE_ENTRIES:,} are read")
+        marks = [_participant(i.filename) for i in infos if i.filename.lower().endswith(".ipynb")]
+        students = {m[0] if isinstance(m, tuple) else str(m) for m in marks}
+        limit = class_bytes(len(students), ARCHIVE_BYTES)  # a zip bomb: refused before it is read
+        too_big = zip_size_problems(infos, limit, archive)
         for info in infos:
             name = info.filename
             found = _participant(name)
+            if isinstance(found, list):
+                _ambiguous(out, [i for i in found if _known(out, i, name)], name)
+                out.participants.update(i for i in found if out.allowed is None or i in out.allowed)
+                continue
+            if found and not _known(out, found[0], name):
+                continue
             pid = found[0] if found else ""
             if found:
                 out.participants.add(pid)
@@ -184,8 +230,11 @@ def _from_zip(archive: Path, out: MoodleSubmissions) -> None:
             if found is None:
                 out.note("", f"{name[:120]!r} is in no participant's folder: ignored")
                 continue
-            if total > ARCHIVE_BYTES:
-                out.note(pid, f"the archive is larger than {ARCHIVE_BYTES:,} bytes: this file was not unpacked")
+            if name in too_big:
+                out.note(pid, f"{_safe_name(found[1])!r} was not unpacked: {too_big[name]}")
+                continue
+            if total > limit:
+                out.note(pid, f"the archive is larger than {limit:,} bytes: this file was not unpacked")
                 continue
 
             def read(info: zipfile.ZipInfo = info) -> bytes | None:
@@ -206,6 +255,12 @@ def _from_folder(folder: Path, out: MoodleSubmissions) -> None:
         found = _participant(entry.name)
         if found is None:
             out.note("", f"{entry.name[:120]!r} is in no participant's folder: ignored")
+            continue
+        if isinstance(found, list):
+            _ambiguous(out, [i for i in found if _known(out, i, entry.name)], entry.name)
+            out.participants.update(i for i in found if out.allowed is None or i in out.allowed)
+            continue
+        if not _known(out, found[0], entry.name):
             continue
         pid = found[0]
         out.participants.add(pid)
@@ -249,17 +304,23 @@ def is_moodle_layout(path: Path) -> bool:
     return path.is_dir() and any(_participant(e.name) for e in os.scandir(path))
 
 
-def moodle_submissions(source: Path, into: Path | None = None) -> MoodleSubmissions:
+def moodle_submissions(
+    source: Path, into: Path | None = None, participants: Iterable[str] | None = None
+) -> MoodleSubmissions:
     """Moodle's archive (a .zip, or the folder it unpacks to) as a folder `<participant id>/<file>.ipynb`.
 
     `into` must not exist (default: a new temporary folder, which the caller removes).
     A participant whose folder holds no notebook is listed in `problems` ("no notebook handed in").
+    With `participants` (the worksheet's, `worksheet_participants`), an entry for anyone else is
+    not graded (listed under the archive). An entry whose name holds Moodle's participant mark
+    twice is refused for both participants it could belong to.
     """
     source = Path(source)
+    allowed = None if participants is None else frozenset(participants)
     folder = Path(tempfile.mkdtemp(prefix="gamekit-moodle-")) if into is None else Path(into)
     if into is not None:
         folder.mkdir(parents=True)  # raises if it exists: never unpack over something
-    out = MoodleSubmissions(folder)
+    out = MoodleSubmissions(folder, allowed=allowed)
     try:
         if source.is_file():
             _from_zip(source, out)
@@ -344,6 +405,25 @@ def read_csv_cells(data: bytes, delimiter: bytes = b",") -> tuple[int, list[list
     if row:
         rows.append(row)
     return start, rows
+
+
+#: A spreadsheet reads a cell that starts with one of these as a formula (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(text: str) -> str:
+    """`text` as a cell a spreadsheet shows and never evaluates: one that starts like a formula
+    (`FORMULA_STARTS`; `=HYPERLINK(...)` would send its neighbour's grade anywhere) gets a single
+    quote in front (OWASP's rule). For every cell the course fills from a student's data."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def spreadsheet_field(text: str, from_student: bool = False) -> str:
+    """`text` as one CSV field (RFC 4180): a cell from a student's data is made inert (`inert_cell`)
+    and always quoted; another is quoted only where it must be (a comma, a quote, a line break)."""
+    if from_student:
+        return '"' + inert_cell(text).replace('"', '""') + '"'
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
 
 
 def php_csv_field(text: str, delimiter: str = ",") -> str:
@@ -521,6 +601,15 @@ def _participant_number(student: str) -> str | None:
     return m.group(1) if m else None
 
 
+def worksheet_participants(worksheet: Path, feedback_column: str | None = None) -> set[str]:
+    """The participant ids of Moodle's grading worksheet at `worksheet` (read, never changed)."""
+    try:
+        _, rows = read_csv_cells(Path(worksheet).read_bytes())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{worksheet} is not a CSV file as Moodle writes it: {exc}") from None
+    return set(Worksheet.find(rows, feedback_column).rows)
+
+
 def fill_moodle_worksheet(worksheet: Path, results: Sequence, grader, feedback_column: str | None = None) -> FillReport:
     """Write grade and feedback of `results` (one assignment's, from `grade`) into Moodle's offline
     grading worksheet at `worksheet`, in place (see the module's docstring). Bad input raises
@@ -544,7 +633,7 @@ def fill_moodle_worksheet(worksheet: Path, results: Sequence, grader, feedback_c
             continue
         cells = rows[row]
         grade = sheet.grade_text(result.total, possible)  # type: ignore[attr-defined]
-        comment = moodle_feedback(result, grader)
+        comment = inert_cell(moodle_feedback(result, grader))  # it holds a student's text
         for k, text in ((sheet.grade_column, grade), (sheet.feedback_column, comment)):
             changes[(cells[k].start, cells[k].end)] = php_csv_field(text).encode("utf-8")
         report.filled.append(student)

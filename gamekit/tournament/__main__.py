@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from ..sandbox import SandboxUnavailable, require_bwrap
+from ..sandbox.importpath import drop_current_folder, refuse_on_import_path, shadowed_module
 from .games import FORMS, GameFailure
 from .html import write_report
 from .results import Results
-from .runner import Tournament
+from .runner import Tournament, submissions
 from .sandbox import Limits
 from .schedule import FORMATS
 
@@ -198,9 +199,25 @@ def _discard_unplayed(db: Path, t: Tournament | None) -> None:
             path.unlink(missing_ok=True)
 
 
+def _refuse_unsafe_submissions(paths: Sequence[str]) -> None:
+    """ValueError (before anything runs) for a submissions folder on the import path, or a
+    submission named like a module of the teacher's Python (see `gamekit.sandbox.importpath`)."""
+    refuse_on_import_path(paths)
+    shadows = [(f, shadowed_module(f.stem)) for f in submissions(paths)]
+    named = [f"{f.name} ({what})" for f, what in shadows if what]
+    if named:
+        raise ValueError(
+            "a submission must not be named like a module the teacher's Python has: its file would run in that "
+            f"module's place wherever its folder were searched; rename it (e.g. 'agent_<name>.py'): {', '.join(named)}"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    drop_current_folder()  # again, for a call from Python: no student's file is imported from here
     args = parser().parse_args(argv)
     try:
+        if args.command in ("validate", "run"):
+            _refuse_unsafe_submissions([*args.agents, *getattr(args, "gauntlet", [])])
         return _main(args)
     except SandboxUnavailable as exc:
         print(f"refused: {exc}", file=sys.stderr)
