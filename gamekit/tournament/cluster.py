@@ -24,16 +24,32 @@ only through `connect`, which refuses a server whose certificate is not the sche
 to the workers as plain dictionaries and come back as JSON text, which the referee's machine parses with size and depth
 limits (`gamekit.jsonio`) and checks against the game it asked for; the agents themselves run on
 the workers inside the same bubblewrap sandbox as locally, so they reach no network (no scheduler).
+
+Nothing a worker sends is unpickled on the teacher's side. Dask's wire format carries pickles
+(`__Pickled__` parts are unpickled whatever a reader's deserialisers say, `__Serialized__` parts
+by the reader's list, a finished task's type and an erred task's exception as pickled bytes), so a
+worker's key could run code in the scheduler and in the teacher's process. `guard_reading` makes
+every TLS connection of a process read plain data only (msgpack; a pickle closes the connection,
+pickled data becomes a `NotPlainData` that stands in for it, unread) unless the peer's certificate
+is of a role this process takes orders from: a scheduler trusts only the teacher's client, a worker
+or nanny only the scheduler, and the teacher's client (`connect`) trusts nobody: it also drops a
+task's pickled type and exception. Workers check whom they serve: a worker or nanny connects to its
+scheduler only if that end proves the scheduler's role (`guard_scheduler_role`), so a scheduler
+started with a lab PC's worker key gets no worker. The worker's certificate still serves TLS (a
+worker listens: the scheduler fetches results from it), which is why the role is checked by name
+after the handshake, on both sides, and not by key usage.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import datetime
 import ipaddress
 import json
 import logging
 import os
+import shlex
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,9 +58,15 @@ from ..jsonio import JSONLoadError, parse_json
 
 __all__ = [
     "ALLOWED",
+    "PLAIN",
     "ROLES",
+    "TRUSTS",
+    "NotPlainData",
+    "check_requests",
     "connect",
     "dask_setup",
+    "guard_reading",
+    "guard_scheduler_role",
     "make_certificates",
     "peer_role",
     "parse_record",
@@ -85,6 +107,15 @@ ALLOWED: dict[str, dict[str, frozenset[str]]] = {
 NOT_FOR_CLIENTS = frozenset({"register-worker", "register_nanny"})
 #: Largest game record accepted from a worker (bytes of JSON).
 RECORD_BYTES = 1_000_000
+#: The only serialisation family read from a peer this process does not take orders from.
+PLAIN = ("msgpack",)
+#: The roles whose connections may carry pickles (code) to a process of each role; all others send
+#: plain data only. The scheduler is given work by the teacher's client; a worker by the scheduler.
+TRUSTS: dict[str, frozenset[str]] = {
+    "scheduler": frozenset({"client"}),
+    "worker": frozenset({"scheduler"}),
+    "client": frozenset(),
+}
 
 
 def _name(common: str) -> Any:
@@ -193,8 +224,14 @@ def tls_arguments(folder: str | Path, role: str) -> list[str]:
     if role not in ("scheduler", "worker"):
         raise ValueError(f"only a scheduler or a worker is started with dask's command; got role {role!r}")
     ca, cert, key = _files(folder, role)
-    preload = ["--preload", __name__] + (["--preload-nanny", __name__] if role == "worker" else [])
+    preload = ["--preload", _preload(role)] + (["--preload-nanny", _preload(role)] if role == "worker" else [])
     return ["--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key), *preload]
+
+
+def _preload(role: str) -> str:
+    """A preload given as text: Dask runs it when the server is made, before it listens or connects,
+    so the process reads plain data from its first connection on (the module's `dask_setup` comes later)."""
+    return f"from {__name__} import dask_setup, guard_reading\nguard_reading({role!r})\n"
 
 
 @contextlib.contextmanager
@@ -205,13 +242,17 @@ def connect(scheduler: str, folder: str | Path) -> Iterator[Any]:
     the teacher rigged records."""
     from dask.distributed import Client
 
-    with Client(scheduler, security=security(folder, "client"), timeout=60) as client:
+    guard_reading(None)  # installs the plain reader; this process's other Dask connections keep Dask's ways
+    with Client(
+        scheduler, security=_plain_security(folder), deserializers=list(PLAIN), direct_to_workers=False, timeout=60
+    ) as client:
         role = peer_role(getattr(getattr(client, "scheduler_comm", None), "comm", None))
         if role != "scheduler":
             raise ConnectionRefusedError(
                 f"the server at {scheduler} proved the certificate of a {role or 'stranger'}, not the "
                 "scheduler's: nothing was sent to it"
             )
+        _plain_reports(client)
         yield client
 
 
@@ -223,6 +264,201 @@ def peer_role(comm: Any) -> str | None:
     return roles[0] if roles else None
 
 
+class NotPlainData(Exception):
+    """Stands in for what a peer sent in a form that runs code when it is read (a pickle): never read."""
+
+
+class _Pickle(Exception):
+    """A message carries a pickle where only plain data may come."""
+
+
+#: This process's role once `guard_reading` ran for a server (None: only marked connections read plain).
+_PROCESS: dict[str, str | None] = {"role": None}
+#: Set while a plain connection's message is decoded (the reader and the decoder run in one task).
+_READING_PLAIN: contextvars.ContextVar[bool] = contextvars.ContextVar("gamekit_reading_plain", default=False)
+#: host:port of the schedulers this worker or nanny was told to serve.
+_SCHEDULERS: set[str] = set()
+
+
+def _families(header: Any) -> set[str]:
+    """The serialisation families a Dask header (possibly of a collection) names."""
+    if type(header) is not dict:
+        return {"?"}
+    if header.get("is-collection"):
+        subs = header.get("sub-headers")
+        return set().union(*(_families(h) for h in subs)) if isinstance(subs, (list, tuple)) and subs else {"?"}
+    name = header.get("serializer")
+    return {name if type(name) is str else "?"}
+
+
+def _plain_loads(frames: Sequence[Any], deserialize: bool) -> Any:
+    """Dask's `protocol.loads` for data from a peer this process takes no orders from: a pickled part
+    (`__Pickled__`) refuses the message; a serialised part is kept unread (`deserialize` off, as the
+    scheduler reads) or decoded only if it is msgpack, else replaced by a `NotPlainData`."""
+    import msgpack
+    from distributed.protocol.compression import decompress
+    from distributed.protocol.serialize import Serialized, merge_and_deserialize, msgpack_decode_default
+    from distributed.protocol.utils import msgpack_opts
+
+    def header_hook(obj: dict[Any, Any]) -> Any:
+        if "__Pickled__" in obj or "__Serialized__" in obj:
+            raise _Pickle("a pickle inside a header")
+        return obj
+
+    def part(header: Any, sub_frames: list[Any]) -> Any:
+        if not deserialize:
+            return Serialized(header, sub_frames)
+        families = _families(header)
+        if not families <= set(PLAIN):
+            return NotPlainData(
+                f"the worker sent data serialised with {', '.join(sorted(families))}, which runs code when "
+                f"read; it was refused unread (only {', '.join(PLAIN)} is read from a worker)"
+            )
+        if "compression" in header:
+            sub_frames = decompress(header, sub_frames)
+        return merge_and_deserialize(header, sub_frames, deserializers=list(PLAIN))
+
+    def hook(obj: dict[Any, Any]) -> Any:
+        if "__Pickled__" in obj:
+            raise _Pickle("a pickled object")
+        offset = obj.get("__Serialized__", 0)
+        if offset is True:  # the inline form: {"__Serialized__": True, "data": (header, frames)}
+            data = obj.get("data")
+            if not isinstance(data, (list, tuple)) or len(data) != 2:
+                raise _Pickle("a malformed serialised part")
+            return part(data[0], list(data[1]))
+        if type(offset) is int and 0 < offset < len(frames):
+            header = msgpack.loads(frames[offset], object_hook=header_hook, use_list=False, **msgpack_opts)
+            if type(header) is not dict or type(header.get("num-sub-frames")) is not int:
+                raise _Pickle("a malformed serialised part")
+            return part(header, list(frames[offset + 1 : offset + 1 + header["num-sub-frames"]]))
+        if "__Serialized__" in obj:
+            raise _Pickle("a malformed serialised part")
+        return msgpack_decode_default(obj)
+
+    return msgpack.loads(frames[0], object_hook=hook, use_list=False, **msgpack_opts)
+
+
+def _reads_plain(comm: Any) -> bool:
+    """Whether `comm` may carry only plain data: its peer is not of a role this process takes orders
+    from (decided once per connection, from the verified certificate)."""
+    known = getattr(comm, "_gamekit_plain", None)
+    if known is None:
+        socket = getattr(getattr(comm, "stream", None), "socket", None)
+        trusts = getattr(getattr(socket, "context", None), "gamekit_trusts", None)  # the client's own mark
+        if trusts is None and _PROCESS["role"] is not None:
+            trusts = TRUSTS[str(_PROCESS["role"])]
+        known = trusts is not None and peer_role(comm) not in trusts
+        comm._gamekit_plain = known
+    return bool(known)
+
+
+def guard_reading(role: str | None) -> None:
+    """Make every TLS connection of this process read plain data only (see `_plain_loads`), unless its
+    peer proves a role in TRUSTS[role]. With None (the teacher's client) only connections made with
+    `_plain_security` are guarded: Dask's other uses in the same process are left as they are. A
+    refused message closes its connection."""
+    from distributed.comm import tcp
+    from distributed.comm.core import CommClosedError
+
+    if role is not None:
+        if role not in TRUSTS:
+            raise ValueError(f"unknown role {role!r}: one of {sorted(TRUSTS)}")
+        if _PROCESS["role"] not in (None, role):
+            raise ValueError(f"this process already reads as a {_PROCESS['role']}, not as a {role}")
+        _PROCESS["role"] = role
+    if getattr(tcp.TLS.read, "gamekit_plain", False):
+        return
+    read, from_frames = tcp.TLS.read, tcp.from_frames
+
+    async def plain_from_frames(frames: Any, deserialize: bool = True, deserializers: Any = None, **kw: Any) -> Any:
+        if _READING_PLAIN.get():
+            return _plain_loads(frames, deserialize)
+        return await from_frames(frames, deserialize=deserialize, deserializers=deserializers, **kw)
+
+    async def plain_read(self: Any, deserializers: Any = None) -> Any:
+        if not _reads_plain(self):
+            return await read(self, deserializers)
+        token = _READING_PLAIN.set(True)
+        try:
+            return await read(self, deserializers)
+        except _Pickle as exc:
+            self.abort()
+            why = f"{exc} from a {peer_role(self) or 'stranger'} at {self.peer_address}, where only plain data may come"
+            logging.getLogger(__name__).warning("refused: %s", why)
+            raise CommClosedError(f"refused {why}") from None
+        finally:
+            _READING_PLAIN.reset(token)
+
+    plain_read.gamekit_plain = True  # type: ignore[attr-defined]
+    tcp.from_frames = plain_from_frames  # type: ignore[assignment]
+    tcp.TLS.read = plain_read  # type: ignore[method-assign]
+
+
+def _plain_security(folder: str | Path) -> Any:
+    """The client's `Security`, whose connections are marked to read plain data only (nothing is trusted
+    to send the teacher code: results and errors come from workers, through the scheduler)."""
+    from distributed import Security
+
+    class PlainSecurity(Security):
+        def get_connection_args(self, role: str) -> dict[str, Any]:
+            args = super().get_connection_args(role)
+            args["ssl_context"].gamekit_trusts = TRUSTS["client"]
+            return args
+
+    ca, cert, key = _files(folder, "client")
+    return PlainSecurity(
+        tls_ca_file=str(ca), tls_client_cert=str(cert), tls_client_key=str(key), require_encryption=True
+    )
+
+
+def _plain_reports(client: Any) -> None:
+    """The client's handlers for a finished task's type and an erred task's exception and traceback,
+    which Dask unpickles from bytes a worker chose: the type is dropped, the error is a `NotPlainData`."""
+    handlers = client._stream_handlers
+    in_memory, erred = handlers["key-in-memory"], handlers["task-erred"]
+
+    def key_in_memory(key: Any = None, type: Any = None, workers: Any = None, **_: Any) -> Any:
+        return in_memory(key=key, workers=workers)
+
+    def task_erred(key: Any = None, exception: Any = None, traceback: Any = None, **_: Any) -> Any:
+        if not isinstance(exception, NotPlainData):
+            exception = NotPlainData("the worker's task failed; its exception is not read here (see the worker's log)")
+        return erred(key=key, exception=exception, traceback=None)
+
+    handlers["key-in-memory"], handlers["task-erred"] = key_in_memory, task_erred
+
+
+def guard_scheduler_role(server: Any) -> None:
+    """A worker's or nanny's connections to its scheduler must prove the scheduler's role, any other
+    connection a scheduler's or a worker's: a scheduler started with a lab PC's worker key passes TLS
+    but is refused before it can give an order (the connection is closed; the worker keeps trying)."""
+    from distributed.comm import tcp
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.core import FatalCommClosedError
+
+    address = getattr(getattr(server, "scheduler", None), "address", None) or getattr(server, "scheduler_addr", None)
+    if isinstance(address, str):
+        _SCHEDULERS.add(parse_address(address)[1])
+    if getattr(tcp.TLSConnector.connect, "gamekit_plain", False):
+        return
+    connect_tls = tcp.TLSConnector.connect
+
+    async def connect_checked(self: Any, address: str, deserialize: bool = True, **kwargs: Any) -> Any:
+        comm = await connect_tls(self, address, deserialize, **kwargs)
+        role = peer_role(comm)
+        wanted = ("scheduler",) if address in _SCHEDULERS else ("scheduler", "worker")
+        if role not in wanted:
+            comm.abort()
+            why = f"{address} proved the certificate of a {role or 'stranger'}, not a {' or '.join(wanted)}'s"
+            logging.getLogger(__name__).warning("refused to serve: %s", why)
+            raise FatalCommClosedError(f"refused to serve {why}")
+        return comm
+
+    connect_checked.gamekit_plain = True  # type: ignore[attr-defined]
+    tcp.TLSConnector.connect = connect_checked  # type: ignore[method-assign]
+
+
 def _may(server_kind: str, role: str | None, op: Any) -> bool:
     allowed = ALLOWED[server_kind].get(role or "", frozenset())
     if server_kind == "scheduler" and role == "client" and op in NOT_FOR_CLIENTS:
@@ -231,8 +467,22 @@ def _may(server_kind: str, role: str | None, op: Any) -> bool:
 
 
 def dask_setup(server: Any) -> None:
-    """Dask's preload hook: check every connection to `server` (a scheduler, worker or nanny) against
-    ALLOWED by the role of its certificate; a request outside the role closes the connection."""
+    """Dask's preload hook: `server` (a scheduler, worker or nanny) reads plain data from every peer
+    it takes no orders from (`guard_reading`), checks every incoming connection against ALLOWED by
+    the role of its certificate (a request outside the role closes the connection), and a worker or
+    nanny serves only a scheduler that proves the scheduler's role (`guard_scheduler_role`)."""
+    from distributed import Scheduler
+
+    kind = "scheduler" if isinstance(server, Scheduler) else "worker"
+    guard_reading(kind)
+    check_requests(server)
+    if kind == "worker":
+        guard_scheduler_role(server)
+
+
+def check_requests(server: Any) -> None:
+    """Check every connection to `server` and each request on it against ALLOWED by the role of the
+    peer's certificate; a request outside the role closes the connection."""
     from distributed import Scheduler
     from distributed.comm.core import CommClosedError
 
@@ -264,7 +514,7 @@ def dask_setup(server: Any) -> None:
 
 def start_commands(folder: str | Path, host: str = "127.0.0.1", port: int = 8786) -> list[str]:
     """The commands that start a scheduler and a worker with the certificates in `folder`."""
-    scheduler, worker = (" ".join(tls_arguments(folder, role)) for role in ("scheduler", "worker"))
+    scheduler, worker = (shlex.join(tls_arguments(folder, role)) for role in ("scheduler", "worker"))
     return [
         f"dask scheduler --protocol tls --host {host} --port {port} {scheduler}",
         f"dask worker tls://{host}:{port} --nthreads 1 {worker}",
@@ -280,6 +530,8 @@ def play_game_json(spec: dict[str, Any]) -> str:
 
 def parse_record(text: Any, spec: dict[str, Any]) -> dict[str, Any]:
     """A worker's answer for `spec`, checked: bounded JSON of a record of that very game."""
+    if isinstance(text, NotPlainData):
+        raise ValueError(f"game {spec.get('id')}: {text}")
     if type(text) is not str:
         raise ValueError(f"a worker sent a {type(text).__name__} for game {spec.get('id')}, not JSON text")
     try:

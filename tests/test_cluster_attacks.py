@@ -1,0 +1,328 @@
+"""Attacks on the class's Dask cluster from a lab PC that holds the worker's key (real TLS on loopback).
+
+Each protection is shown holding and, switched off, failing, so that no test passes by accident:
+
+- a rigged worker whose results, task types and exceptions unpickle into code (Dask's own wire
+  format carries them): run from the teacher's side, nothing of it runs there and the run stops
+  with nothing stored; read with Dask's default client, the payload runs in the reader's process
+  and the record it yields is the genuine one;
+- a pickle sent to the scheduler with the worker's key: the scheduler closes the connection
+  unread; a scheduler without the plain reader runs it;
+- a rogue scheduler started with the worker's key: an honest worker serves it no task, with either
+  of its two checks (the scheduler's role, plain reading) alone; with both off, the task runs.
+
+A canary file named after the process that ran the payload says where code ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from gamekit.tournament.runner import Tournament
+from gamekit.tournament.sandbox import Limits
+
+pytestmark = pytest.mark.slow  # each test starts a TLS scheduler and workers
+
+pytest.importorskip("dask.distributed")
+pytest.importorskip("cryptography")
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_tournament_cluster import _env, free_port
+
+AGENTS = Path(__file__).parent / "tournament_agents"
+FAST = Limits(move_seconds=0.3, bank_seconds=0.0, startup_seconds=5.0, memory_mb=64, output_kb=64)
+
+#: What the student's own preload does to a lab PC's worker: results, task types and exceptions
+#: that run code when unpickled and then yield the genuine value.
+RIGGED = """
+import os
+import pickle
+
+CANARY = os.environ["GAMEKIT_CANARY"]
+
+
+def ran(what):
+    return f"open({CANARY!r} + '/{what}-' + str(__import__('os').getpid()), 'w').close()"
+
+
+class Text:
+    def __init__(self, text):
+        self.text = text
+
+    def __reduce__(self):
+        return (eval, (f"({ran('result')}, {self.text!r})[1]",))
+
+
+class Type:
+    def __reduce__(self):
+        return (eval, (f"({ran('type')}, str)[1]",))
+
+
+class Boom(Exception):
+    def __reduce__(self):
+        return (eval, (f"({ran('exception')}, ValueError('boom'))[1]",))
+
+
+def dask_setup(worker):
+    from gamekit.course import gradecluster
+    from gamekit.tournament import cluster
+
+    play = cluster.play_game_json
+    cluster.play_game_json = lambda spec: Text(play(spec))
+
+    def sandbox_run_json(*args, **kwargs):
+        raise Boom()
+
+    gradecluster.sandbox_run_json = sandbox_run_json
+    get_data = worker.handlers["get_data"]
+
+    async def any_serialiser(comm, keys=(), who=None, serializers=None):
+        return await get_data(comm, keys=keys, who=who, serializers=None)  # whatever the reader asked for
+
+    worker.handlers["get_data"] = any_serialiser
+    send = worker.batched_send
+
+    def rigged(msg):
+        if msg.get("op") == "task-finished":
+            msg = {**msg, "type": pickle.dumps(Type())}
+        send(msg)
+
+    worker.batched_send = rigged
+"""
+
+
+class Payload:
+    """Pickled, it is code that leaves the canary `result-PID` in `folder` when it is unpickled."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __reduce__(self):
+        return (eval, (f"open({str(self.folder)!r} + '/result-' + str(__import__('os').getpid()), 'w').close()",))
+
+
+def _start(args: list[str], log: Path, canary: Path, cwd: Path) -> subprocess.Popen:
+    env = {**_env(), "GAMEKIT_CANARY": str(canary)}
+    return subprocess.Popen(args, cwd=cwd, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)  # fmt: skip
+
+
+def _scheduler(port: int, tls: list[str], log: Path, canary: Path) -> subprocess.Popen:
+    return _start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--protocol", "tls", "--host",
+                   "127.0.0.1", "--port", str(port), "--no-dashboard", *tls], log, canary, log.parent)  # fmt: skip
+
+
+def _worker(address: str, tls: list[str], log: Path, canary: Path, name: str) -> subprocess.Popen:
+    return _start([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
+                   "--no-dashboard", *tls, "--local-directory", str(log.parent / name),
+                   "--listen-address", f"tls://127.0.0.1:{free_port()}"], log, canary, log.parent)  # fmt: skip
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    for p in reversed(procs):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def _files(certs: Path, role: str) -> list[str]:
+    return ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert", str(certs / f"{role}.pem"),
+            "--tls-key", str(certs / f"{role}-key.pem")]  # fmt: skip
+
+
+def _ran(canary: Path, pid: int) -> list[str]:
+    """The payloads that ran in the process `pid`."""
+    return sorted(p.name.rsplit("-", 1)[0] for p in canary.iterdir() if p.name.endswith(f"-{pid}"))
+
+
+def _wait_for(log: Path, text: str, proc: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while text not in log.read_text():
+        assert proc.poll() is None and time.monotonic() < deadline, f"{text!r} never in {log.name}:\n{log.read_text()}"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def rigged_cluster(tmp_path_factory):
+    """The teacher's scheduler (as `certs` says to start it) and one rigged worker: a lab PC's worker
+    key, the course's preloads, and the student's own preload. Yields a namespace of what is needed."""
+    from dask.distributed import Client
+
+    from gamekit.tournament.cluster import make_certificates, security, tls_arguments
+
+    folder = tmp_path_factory.mktemp("rigged")
+    certs, canary = folder / "certs", folder / "canary"
+    canary.mkdir()
+    make_certificates(certs)
+    (folder / "rigged.py").write_text(RIGGED)
+    port = free_port()
+    address = f"tls://127.0.0.1:{port}"
+    procs = [_scheduler(port, tls_arguments(certs, "scheduler"), folder / "scheduler.log", canary)]
+    worker_tls = [*tls_arguments(certs, "worker"), "--preload", str(folder / "rigged.py")]
+    procs.append(_worker(address, worker_tls, folder / "worker.log", canary, "w"))
+    try:
+        with Client(address, security=security(certs, "client"), timeout=60) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield SimpleNamespace(address=address, certs=certs, canary=canary, scheduler=procs[0], folder=folder)
+    finally:
+        _stop(procs)
+
+
+def test_a_rigged_workers_results_run_nothing_on_the_teachers_side(rigged_cluster, tmp_path):
+    from dask.distributed import Client
+
+    from gamekit.tournament.cluster import parse_record, play_game_json, security
+
+    c = rigged_cluster
+    agents = [AGENTS / "first_free.py", AGENTS / "random_mover.py"]
+    t = Tournament(tmp_path / "t.sqlite", agents, game="nim", starts=1, seed=2, limits=FAST)
+    with pytest.raises(ValueError, match="serialised with pickle, which runs code when read; it was refused unread"):
+        t.run(scheduler=c.address, tls=c.certs, validate=False)
+    assert t.records() == []
+    assert _ran(c.canary, os.getpid()) == [] and _ran(c.canary, c.scheduler.pid) == []
+    # switched off: the same game read with Dask's default client runs the payload here, and the
+    # record it yields is the genuine one, which the record check accepts
+    spec = t.remaining()[0].as_dict()
+    with Client(c.address, security=security(c.certs, "client"), timeout=60) as client:
+        text = client.submit(play_game_json, spec, pure=False).result(timeout=120)
+        deadline = time.monotonic() + 10
+        while "type" not in _ran(c.canary, os.getpid()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert parse_record(text, spec)["id"] == spec["id"]
+    assert _ran(c.canary, os.getpid()) == ["result", "type"]
+    assert _ran(c.canary, c.scheduler.pid) == []
+    for p in c.canary.iterdir():
+        p.unlink()
+
+
+def test_a_rigged_workers_exception_runs_nothing_when_grading_on_the_cluster(rigged_cluster, tmp_path):
+    import nbformat
+    from dask.distributed import Client
+
+    from gamekit.course import grade, gradecluster
+    from gamekit.course.runresult import SandboxRun
+    from gamekit.tournament.cluster import security
+
+    c = rigged_cluster
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("answer = 1")])
+    sub, grader = SimpleNamespace(student="ada"), SimpleNamespace(spec={"questions": []}, name="hw")
+    [(_, run, _)] = gradecluster.run_on_cluster([(sub, grader)], 10, False, c.address, c.certs, None,
+                                                lambda s: (nb, SandboxRun()), grade.run_in_sandbox)  # fmt: skip
+    assert run.error == "the worker that ran this notebook failed: NotPlainData"
+    assert _ran(c.canary, os.getpid()) == [] and _ran(c.canary, c.scheduler.pid) == []
+    # switched off: Dask's default client unpickles the worker's exception, and its payload runs here
+    with Client(c.address, security=security(c.certs, "client"), timeout=60) as client:
+        future = client.submit(gradecluster.sandbox_run_json, grade.run_in_sandbox, nbformat.writes(nb),
+                               grader.spec, 10, False, None, pure=False)  # fmt: skip
+        with pytest.raises(ValueError, match="boom"):
+            future.result(timeout=60)
+    assert _ran(c.canary, os.getpid()) == ["exception"]
+    for p in c.canary.iterdir():
+        p.unlink()
+
+
+def _send_as_worker(address: str, certs: Path, msg: dict):
+    """One message to `address` over a raw Dask connection with the worker's key: the reply, or the
+    exception that ended the connection."""
+    from distributed.comm import connect
+
+    from gamekit.tournament.cluster import security
+
+    async def go():
+        comm = await connect(address, timeout=10, **security(certs, "worker").get_connection_args("client"))
+        try:
+            await comm.write(msg)
+            return await asyncio.wait_for(comm.read(), 20)
+        finally:
+            comm.abort()
+
+    try:
+        return asyncio.run(go())
+    except Exception as exc:
+        return exc
+
+
+def test_a_pickle_sent_to_the_scheduler_with_a_workers_key_is_refused_unread(rigged_cluster, tmp_path):
+    from distributed.comm.core import CommClosedError
+    from distributed.protocol.serialize import ToPickle
+
+    c = rigged_cluster
+    msg = {"op": "identity", "x": ToPickle(Payload(c.canary))}  # a worker may ask for identity
+    assert isinstance(_send_as_worker(c.address, c.certs, msg), CommClosedError)
+    assert isinstance(_send_as_worker(c.address, c.certs, {"op": "identity"}), dict)  # plain data is answered
+    assert _ran(c.canary, c.scheduler.pid) == []
+    assert "a pickled object from a worker" in (c.folder / "scheduler.log").read_text()
+    # switched off: a scheduler with the role checks but Dask's reader unpickles it
+    port = free_port()
+    bare = ["--preload", "from gamekit.tournament.cluster import check_requests as dask_setup"]
+    log = tmp_path / "bare.log"
+    proc = _scheduler(port, [*_files(c.certs, "scheduler"), *bare], log, c.canary)
+    try:
+        _wait_for(log, "Scheduler at:", proc)
+        _send_as_worker(f"tls://127.0.0.1:{port}", c.certs, msg)
+        assert _ran(c.canary, proc.pid) == ["result"]
+    finally:
+        _stop([proc])
+
+
+def test_an_honest_worker_serves_no_rogue_scheduler(tmp_path):
+    """A scheduler started with a lab PC's worker key (which passes TLS: the worker's certificate
+    serves TLS, for the scheduler fetches results from workers) submits a task that leaves a canary.
+    The course's worker refuses it by its role check alone and by plain reading alone; with both off
+    (Dask's worker, keeping only the request checks) the task runs."""
+    from dask.distributed import Client
+
+    from gamekit.tournament.cluster import make_certificates, security, tls_arguments
+
+    certs, canary = tmp_path / "certs", tmp_path / "canary"
+    canary.mkdir()
+    make_certificates(certs)
+    port = free_port()
+    rogue_address = f"tls://127.0.0.1:{port}"
+    rogue = _scheduler(port, _files(certs, "worker"), tmp_path / "rogue.log", canary)
+    preload = "from gamekit.tournament.cluster import check_requests as dask_setup\n"
+    variants = {
+        "course": (tls_arguments(certs, "worker"), "proved the certificate of a worker, not a scheduler's"),
+        "role check only": (["--preload", preload + "from gamekit.tournament.cluster import guard_scheduler_role\n"
+                             "_setup = dask_setup\ndef dask_setup(w):\n    _setup(w)\n    guard_scheduler_role(w)\n"],
+                            "proved the certificate of a worker, not a scheduler's"),
+        "plain reading only": (["--preload", preload + "from gamekit.tournament.cluster import guard_reading\n"
+                                "guard_reading('worker')\n"], "a pickled object from a worker"),
+        "both off": (["--preload", preload], None),
+    }  # fmt: skip
+    try:
+        _wait_for(tmp_path / "rogue.log", "Scheduler at:", rogue)
+        with Client(rogue_address, security=security(certs, "worker"), timeout=60) as client:
+            for k, (args, refusal) in enumerate(variants.values()):
+                log = tmp_path / f"worker{k}.log"
+                tls = [*(args if args[0] != "--preload" else [*_files(certs, "worker"), *args])]
+                worker = _worker(rogue_address, tls, log, canary, f"w{k}")
+                future = client.submit(Path.touch, canary / f"task-{k}", pure=False)
+                try:
+                    if refusal is None:
+                        future.result(timeout=60)
+                        assert (canary / f"task-{k}").exists()
+                    else:
+                        _wait_for(log, refusal, worker)
+                        time.sleep(1)  # a task it ran would have left its canary by now
+                        assert not (canary / f"task-{k}").exists(), log.read_text()
+                finally:
+                    client.cancel(future)
+                    _stop([worker])
+    finally:
+        _stop([rogue])
+    assert [p.name for p in canary.iterdir()] == ["task-3"]
