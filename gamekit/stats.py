@@ -17,8 +17,8 @@ Results are triples `(i, j, score_of_i)` with indices into `names` and a score o
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import NamedTuple
 
@@ -124,6 +124,9 @@ class Ratings:
     cov: tuple[tuple[float, ...], ...] | None = None
     df: float | None = None
     too_few: str = ""
+    profile: Callable[[int, int, float], tuple[float, float, float]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def as_dict(self) -> dict[str, float]:
         """{name: rating}."""
@@ -148,10 +151,13 @@ class Ratings:
                 raise KeyError(f"{name!r} is not rated; rated: {', '.join(self.names)}")
         if self.cov is None or self.df is None:
             raise ValueError(self.too_few or "these ratings have no covariance; use robust_ratings")
-        from scipy.stats import t as student
-
         i, j = self.names.index(a), self.names.index(b)
         diff = self.elo[i] - self.elo[j]
+        if self.profile is not None:  # robust_ratings: the profile likelihood's interval and test
+            low, high, p = self.profile(i, j, level)
+            return diff, low, high, p
+        from scipy.stats import t as student
+
         se = math.sqrt(max(0.0, self.cov[i][i] + self.cov[j][j] - 2 * self.cov[i][j]))
         half = float(student.ppf((1 + level) / 2, self.df)) * se
         p = 1.0 if se == 0 else float(2 * student.sf(abs(diff) / se, self.df))
@@ -549,6 +555,7 @@ def bootstrap_ratings(
     return Ratings(names_t, elo_t, low_t, high_t, f, nu, tuple(profiled))
 
 
+ROBUST_METHOD = "profile likelihood (design effect, t)"
 MIN_PAIRS = 5  # game pairs per pairing (or twice as many single games) before intervals are given
 MIN_AGENTS = 3
 
@@ -565,19 +572,24 @@ def robust_ratings(
 ) -> Ratings:
     """`fit_ratings` with intervals that keep their level at class sizes, or none and the reason.
 
-    The interval is Wald's on the fitted ratings with a cluster-robust covariance over the
-    independent units (label a game pair's two games alike, as in `bootstrap_ratings`; default:
-    every game its own unit) and its small-sample corrections: Bell and McCaffrey's bias-reduced
-    form (CR2: each unit's score divided by the square root of one minus its leverage) and
-    Student's t quantile with G − 1 degrees of freedom, G the number of units (Bell & McCaffrey
-    2002; Cameron & Miller 2015, "A practitioner's guide to cluster-robust inference", VI.B–C). Why this one:
-    the sandwich reads the pair as the unit whichever way a shared start correlates its two games
-    (a seat advantage makes them negatively correlated, a start that favours one agent positively),
-    it needs no resampling (a percentile bootstrap over two or three pairs has too few distinct
-    replicates and covers far less than its level), and simulations with known truth (tests and
-    benchmarks/sequential.py) put its coverage at 93–97 % from `MIN_PAIRS` pairs per pairing on.
-    Below that, or with fewer than `MIN_AGENTS` agents, no interval is given: low, high and cov
-    are None and `too_few` says why. `Ratings.difference` gives the interval of a difference.
+    Each interval is the profile likelihood interval of the penalised fit (the ratings r whose
+    best fit with that rating lies within t²/2 · deff of the maximum), with two small-sample
+    corrections: Student's t quantile with G − 1 degrees of freedom, G the number of independent
+    units (label a game pair's two games alike, as in `bootstrap_ratings`; default: every game its
+    own unit), and Kish's design effect deff = 1 + ρ (m̄ − 1), ρ the correlation of two games of one
+    unit estimated from the standardised residuals (a Rao–Scott first-order correction of the
+    likelihood ratio: a seat advantage makes a pair's games negatively correlated, a start that
+    favours one agent positively). Why this one: a class's field is wide (a solver, beginners,
+    a random agent: 1,000 Elo and more), so many pairings end 10–0 and some agent is often
+    unbeaten; there the likelihood is flat on one side and Wald's symmetric interval (with a
+    cluster-robust variance, whose residuals vanish where a pairing is one-sided) covered only
+    77–90 %. The profile interval follows the likelihood's shape: for an unbeaten agent its
+    upper end is where the prior's virtual game stops it. Simulations with known truth
+    (tests/test_coverage.py, benchmarks/coverage.py) check it over `COVERAGE_CHECKED`.
+    Below `MIN_PAIRS` pairs per pairing, or with fewer than `MIN_AGENTS` agents, no interval is
+    given: low, high and cov are None and `too_few` says why. `Ratings.difference` gives the
+    interval of a difference and the p-value of the same test; `cov` is the quadratic
+    approximation (inverse information times deff).
     """
     level = _check_confidence(confidence)
     names_t, res = _check_inputs(names, results, prior, draws, anchor)
@@ -597,58 +609,213 @@ def robust_ratings(
             f"too few games for rating intervals: every two agents need at least {MIN_PAIRS} game pairs "
             f"(or {2 * MIN_PAIRS} single games) before a 95 % interval keeps its promise"
         )
-    base = Ratings(names_t, tuple(map(float, elo)), None, None, f, nu, method="cluster-robust Wald (t)")
+    base = Ratings(names_t, tuple(map(float, elo)), None, None, f, nu, method=ROBUST_METHOD)
     if reason:
         return Ratings(**{**base.__dict__, "too_few": reason})
-    counts = np.bincount(cat, minlength=3 * len(pairs)).reshape(-1, 3)
-    V, C, davidson = _design(n, pairs, counts, draws)
-    _, _, H = _objective_batch(x[None], V, C[None], n, float(prior))
-    eta = V @ x
-    pi = np.exp(eta - np.logaddexp.reduce(eta, axis=1)[:, None])
-    mean = np.einsum("pk,pkd->pd", pi, V)
-    outcome = cat % 3
-    if davidson:
-        weights = np.eye(3)[outcome]
-    else:  # Bradley–Terry: a draw is half a win for each side
-        weights = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])[outcome]
-    pk = cat // 3
-    per_game = np.einsum("gk,gkd->gd", weights, V[pk]) - mean[pk]  # each game's score contribution
-    U = np.zeros((int(labels.max()) + 1, V.shape[2]))
-    np.add.at(U, labels, per_game)
-    G = len(U)
-    free = np.arange(V.shape[2]) if prior > 0 else np.arange(1, V.shape[2])
-    info = -H[0][np.ix_(free, free)]
-    # one game of pairing p adds F[p] to the information: E[V V^T] − mean mean^T under the fit
-    F = np.einsum("pk,pkd,pke->pde", pi, V, V) - np.einsum("pd,pe->pde", mean, mean)
-    unit_pairing = np.zeros(G, int)
-    unit_pairing[labels] = pk
-    unit_games = np.bincount(labels, minlength=G)
-    # Bell and McCaffrey's bias-reduced sandwich (CR2): each unit's score, scaled by (I − M)^(−1/2)
-    # where M = J^(−1/2) I_u J^(−1/2) is the unit's share of the information J (its leverage)
-    w, Q = np.linalg.eigh(info)
-    root_inv = Q @ np.diag(w**-0.5) @ Q.T  # J^(−1/2)
-    adjusted = np.zeros((G, free.size))
-    for key in set(zip(unit_pairing.tolist(), unit_games.tolist())):
-        at = (unit_pairing == key[0]) & (unit_games == key[1])
-        m_eig, m_vec = np.linalg.eigh(root_inv @ (key[1] * F[key[0]][np.ix_(free, free)]) @ root_inv)
-        scale = m_vec @ np.diag(np.clip(1 - m_eig, 1e-12, None) ** -0.5) @ m_vec.T
-        adjusted[at] = (root_inv @ scale @ root_inv @ U[at][:, free].T).T
-    cov_free = adjusted.T @ adjusted
-    A = np.zeros((n, V.shape[2]))  # reported ratings = A @ x
-    A[:, :n] = ELO_PER_NAT * (np.eye(n) - (1 / n if anchor is None else np.eye(n)[names_t.index(anchor)]))
-    cov = A[:, free] @ cov_free @ A[:, free].T
-    from scipy.stats import t as student
+    at = names_t.index(anchor) if anchor is not None else None
+    ((_, fits),) = _Profile.fit(n, pairs, cat // 3, labels, (cat % 3)[None], draws, float(prior), at)
+    rated = [k for k in range(n) if names_t[k] != anchor]
+    low, high = np.zeros(n), np.zeros(n)  # the anchor's interval is [0, 0]
+    ends = fits.ends(np.array([[fits.contrast(k) for k in rated]]), level)[0]
+    low[rated], high[rated] = ends.T
 
-    half = float(student.ppf((1 + level) / 2, G - 1)) * np.sqrt(np.maximum(np.diag(cov), 0.0))
+    def profile(i: int, j: int, level: float) -> tuple[float, float, float]:
+        c = fits.contrast(i, j)[None]
+        ((lo, hi),) = fits.ends(c[None], level)[0]
+        return float(lo), float(hi), float(fits.p_value(c)[0])
+
     return Ratings(
         **{
             **base.__dict__,
-            "low": tuple(map(float, elo - half)),
-            "high": tuple(map(float, elo + half)),
-            "cov": tuple(tuple(map(float, row)) for row in cov),
-            "df": float(G - 1),
+            "low": tuple(map(float, low)),
+            "high": tuple(map(float, high)),
+            "cov": tuple(tuple(map(float, row)) for row in fits.cov()[0]),
+            "df": float(fits.units - 1),
+            "profile": profile,
         }
     )
+
+
+@dataclass(frozen=True)
+class _Profile:
+    """Penalised fits of R tournaments with one design (the simulations' batches; R = 1 for
+    `robust_ratings`) and their profile likelihood intervals, widened by the design effect:
+    the ends of a contrast c · x (a rating, a difference) are where the signed root of twice the
+    objective's fall, divided by the design effect, reaches Student's t quantile with G − 1 df."""
+
+    V: np.ndarray  # (P, K, d) the design
+    C: np.ndarray  # (R, P, K) outcome counts
+    x: np.ndarray  # (R, d) the maxima
+    f: np.ndarray  # (R,) the objective there
+    deff: np.ndarray  # (R,) the design effect
+    units: int  # G
+    n: int
+    prior: float
+    anchor: int | None
+
+    @classmethod
+    def fit(
+        cls,
+        n: int,
+        pairs: list[tuple[int, int]],
+        pairing: np.ndarray,
+        labels: np.ndarray,
+        outcome: np.ndarray,
+        draws: str,
+        prior: float,
+        anchor: int | None,
+    ) -> list[tuple[np.ndarray, _Profile]]:
+        """Fit R tournaments: each game's pairing (m,) and unit label (m,) shared, outcome (R, m)
+        0 (the lower index won), 1 (the higher won), 2 (a draw). Tournaments with and without
+        draws have different designs (Davidson's ν is fitted only where a game was drawn), so the
+        answer is a list of (rows, fits), one per design."""
+        counts = np.zeros((outcome.shape[0], len(pairs), 3))
+        for k in range(3):
+            counts[:, :, k] = (outcome == k) @ np.eye(len(pairs))[pairing]
+        groups = []
+        has_draws = counts[:, :, 2].sum(axis=1) > 0
+        for key in (False, True):
+            rows = np.flatnonzero(has_draws == key)
+            if not rows.size:
+                continue
+            V, _, davidson = _design(n, pairs, counts[rows[0]], draws)
+            C = counts[rows] if davidson else counts[rows][:, :, :2] + counts[rows][:, :, 2:3] / 2
+            x, f = _maximise_batch(V, C, n, prior)
+            eta = (x @ V.reshape(-1, V.shape[2]).T).reshape(len(rows), *V.shape[:2])
+            pi = np.exp(eta - np.logaddexp.reduce(eta, axis=2)[:, :, None])
+            deff = _design_effect(pi, davidson, pairing, outcome[rows], labels)
+            groups.append((rows, cls(V, C, x, f, deff, int(labels.max()) + 1, n, prior, anchor)))
+        return groups
+
+    def contrast(self, i: int, j: int | None = None) -> np.ndarray:
+        """The coefficients (in nats) of i's reported rating (j None) or of i's minus j's."""
+        c = np.zeros(self.V.shape[2])
+        c[i] += 1.0
+        if j is not None:
+            c[j] -= 1.0
+        elif self.anchor is None:
+            c[: self.n] -= 1.0 / self.n
+        else:
+            c[self.anchor] -= 1.0
+        return c
+
+    def ends(self, c: np.ndarray, level: float) -> np.ndarray:
+        """(R, m, 2): the (low, high) ends in Elo of m contrasts per tournament, c (R, m, d)."""
+        from scipy.stats import t as student
+
+        R, m, d = c.shape
+        z = float(student.ppf((1 + level) / 2, self.units - 1)) * np.sqrt(self.deff)
+        rows = np.concatenate([c.reshape(R * m, d)] * 2)
+        z_target = np.concatenate([-np.repeat(z, m), np.repeat(z, m)])
+        at = np.tile(np.repeat(np.arange(R), m), 2)
+        out = _profile_batch(self.V, self.C[at], self.n, self.prior, self.x[at], self.f[at], rows, z_target)
+        if np.isnan(out).any():
+            raise ArithmeticError("the profile likelihood's interval did not converge")
+        return ELO_PER_NAT * out.reshape(2, R, m).transpose(1, 2, 0)
+
+    def p_value(self, c: np.ndarray) -> np.ndarray:
+        """(R,): the two-sided p-value of "c · x = 0" by the same test, c (R, d)."""
+        from scipy.stats import t as student
+
+        _, f0, _, _ = _constrained_max(self.V, self.C, self.n, self.prior, self.x, c, np.zeros(len(c)))
+        root = np.sqrt(np.maximum(0.0, 2 * (self.f - f0)) / self.deff)
+        return 2 * student.sf(root, self.units - 1)
+
+    def cov(self) -> np.ndarray:
+        """(R, n, n): the reported ratings' covariance in Elo², the inverse information times the
+        design effect (the quadratic approximation the profile intervals refine)."""
+        free = np.arange(self.V.shape[2]) if self.prior > 0 else np.arange(1, self.V.shape[2])
+        _, _, H = _objective_batch(self.x, self.V, self.C, self.n, self.prior)
+        A = ELO_PER_NAT * np.array([self.contrast(k) for k in range(self.n)])[:, free]
+        inv = np.linalg.inv(-H[:, free][:, :, free])
+        return self.deff[:, None, None] * (A @ inv @ A.T)
+
+
+def _simulated_coverage(
+    elo: Sequence[float],
+    *,
+    pairs: int,
+    nu: float = 0.0,
+    seat: float = 0.0,
+    paired: bool = True,
+    tournaments: int = 1000,
+    seed: int,
+    level: float = 0.95,
+) -> tuple[np.ndarray, np.ndarray]:
+    """How often `robust_ratings`' intervals contain the truth, on simulated round robins.
+
+    Agents of the given Elo ratings meet `pairs` times per pairing; paired: each start is played
+    with both seat orders (the pair is the unit); else twice as many games, each its own unit with
+    a random seat order. Games follow Davidson's model with draw parameter nu and `seat` Elo for
+    the first mover. The truth is the model's unpenalised fit to the expected outcome frequencies
+    (mean 0). Returns the share of tournaments whose interval holds the truth, for each agent's
+    rating and for the difference of each two neighbours in the fitted order (best first); the
+    same code as `robust_ratings`, for many tournaments at once."""
+    n = len(elo)
+    rng = np.random.default_rng(seed)
+    pairs_list = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    P = len(pairs_list)
+
+    def davidson(first: float, second: float) -> np.ndarray:
+        p, q = 10 ** (first / 400), 10 ** (second / 400)
+        z = p + q + nu * math.sqrt(p * q)
+        return np.array([p / z, q / z, nu * math.sqrt(p * q) / z])
+
+    # (lower index wins, higher wins, draw) with the lower index moving first, and second
+    low_first = np.array([davidson(elo[i] + seat, elo[j]) for i, j in pairs_list])
+    high_first = np.array([davidson(elo[j] + seat, elo[i])[[1, 0, 2]] for i, j in pairs_list])
+    V, C, _ = _design(n, pairs_list, (low_first + high_first) / 2 * 1e6, "davidson" if nu else "half")
+    x, _ = _maximise(V, C, n, 0.0)
+    truth = ELO_PER_NAT * x[:n]
+    truth -= truth.mean()
+    m = 2 * pairs
+    pairing = np.repeat(np.arange(P), m)
+    labels = np.repeat(np.arange(P * pairs), 2) if paired else np.arange(P * m)
+    first_low = np.tile(np.arange(m) % 2 == 0, P)[None] if paired else rng.integers(2, size=(tournaments, P * m)) == 0
+    chances = np.where(first_low[:, :, None], low_first[pairing][None], high_first[pairing][None])
+    u = rng.random((tournaments, P * m))
+    outcome = np.minimum((u[:, :, None] > np.cumsum(chances, axis=2)).sum(axis=2), 2)
+    hits, neighbour_hits = np.zeros(n), np.zeros(n - 1)
+    for rows, fits in _Profile.fit(n, pairs_list, pairing, labels, outcome, "davidson", 1.0, None):
+        R = len(rows)
+        ends = fits.ends(np.repeat(np.array([[fits.contrast(k) for k in range(n)]]), R, 0), level)
+        hits += ((ends[:, :, 0] <= truth) & (truth <= ends[:, :, 1])).sum(axis=0)
+        order = np.argsort(-fits.x[:, :n], axis=1)
+        c = np.array([[fits.contrast(o[k], o[k + 1]) for k in range(n - 1)] for o in order])
+        ends = fits.ends(c, level)
+        true_diff = truth[order[:, :-1]] - truth[order[:, 1:]]
+        neighbour_hits += ((ends[:, :, 0] <= true_diff) & (true_diff <= ends[:, :, 1])).sum(axis=0)
+    return hits / tournaments, neighbour_hits / tournaments
+
+
+def _design_effect(
+    pi: np.ndarray, davidson: bool, pairing: np.ndarray, outcome: np.ndarray, labels: np.ndarray
+) -> np.ndarray:
+    """Kish's design effect 1 + ρ (m̄ − 1) of R fits at once: ρ the correlation of two games of
+    one unit, estimated from the games' standardised residuals (score of the lower index minus its
+    fitted mean, over its fitted standard deviation) pooled over all units, m̄ the units' mean size
+    weighted by games. pi (R, P, K): fitted outcome probabilities per pairing; pairing (m,) and
+    labels (m,): each game's pairing and unit, shared by the R fits; outcome (R, m): 0 (the lower
+    index won), 1 (the higher won), 2 (a draw). 1 when no unit holds two games."""
+    if davidson:
+        mean = pi[:, :, 0] + pi[:, :, 2] / 2
+        var = pi[:, :, 0] + pi[:, :, 2] / 4 - mean**2
+    else:
+        mean = pi[:, :, 0]
+        var = mean * (1 - mean)
+    score = np.array([1.0, 0.0, 0.5])[outcome]
+    res = (score - mean[:, pairing]) / np.sqrt(var[:, pairing])
+    sizes = np.bincount(labels)
+    within = float(np.sum(sizes * (sizes - 1)))
+    if within == 0:
+        return np.ones(len(pi))
+    S = np.zeros((len(pi), sizes.size))
+    Q = np.zeros((len(pi), sizes.size))
+    for k in range(len(pi)):
+        S[k] = np.bincount(labels, res[k], minlength=sizes.size)
+        Q[k] = np.bincount(labels, res[k] ** 2, minlength=sizes.size)
+    rho = (S**2 - Q).sum(axis=1) / within
+    return 1 + rho * (np.sum(sizes**2) / np.sum(sizes) - 1)
 
 
 def _profile_interval(
@@ -697,6 +864,96 @@ def _profile_interval(
                 outer = mid
         ends.append(drop_at(inner)[0])
     return ends[0], ends[1]
+
+
+def _constrained_max(
+    V: np.ndarray, C: np.ndarray, n: int, prior: float, X: np.ndarray, c: np.ndarray, r: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For R rows: the maximum of the objective subject to c · x = r (c (R, d), r (R,)), found by
+    Newton steps on the Lagrange system from X (moved onto the constraint along J⁻¹c first).
+    Returns the parameters, the objective, and the free coordinates' gradient and Hessian."""
+    d = V.shape[2]
+    free = np.arange(d) if prior > 0 else np.arange(1, d)
+    cf = c[:, free]
+    X = np.array(X, float)
+
+    def evaluate(X: np.ndarray, C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        f, g, H = _objective_batch(X, V, C, n, prior)
+        return f, g[:, free], H[:, free][:, :, free]
+
+    f, g, H = evaluate(X, C)
+    tangent = -np.linalg.solve(H, cf[:, :, None])[:, :, 0]
+    shift = (r - np.einsum("rd,rd->r", c, X)) / np.einsum("rd,rd->r", cf, tangent)
+    X[:, free] += shift[:, None] * tangent
+    f, g, H = evaluate(X, C)
+    todo = np.arange(len(X))
+    m = free.size
+    for _ in range(50):
+        mu = np.einsum("rd,rd->r", g[todo], cf[todo]) / np.einsum("rd,rd->r", cf[todo], cf[todo])
+        todo = todo[np.max(np.abs(g[todo] - mu[:, None] * cf[todo]), axis=1, initial=0.0) >= 1e-10]
+        if not todo.size:
+            break
+        M = np.zeros((todo.size, m + 1, m + 1))
+        M[:, :-1, :-1] = H[todo]
+        M[:, :-1, -1] = cf[todo]
+        M[:, -1, :-1] = cf[todo]
+        rhs = np.concatenate([-g[todo], np.zeros((todo.size, 1))], axis=1)
+        step = np.linalg.solve(M, rhs[:, :, None])[:, :-1, 0]
+        t = np.ones(todo.size)
+        for _ in range(30):
+            Xn = X[todo].copy()
+            Xn[:, free] += t[:, None] * step
+            fn, gn, Hn = evaluate(Xn, C[todo])
+            worse = fn < f[todo] - 1e-12 * np.abs(f[todo])
+            if not worse.any():
+                break
+            t = np.where(worse, t / 2, t)
+        X[todo], f[todo], g[todo], H[todo] = Xn, fn, gn, Hn
+    return X, f, g, H
+
+
+def _profile_batch(
+    V: np.ndarray,
+    C: np.ndarray,
+    n: int,
+    prior: float,
+    X_hat: np.ndarray,
+    f_hat: np.ndarray,
+    c: np.ndarray,
+    z_target: np.ndarray,
+) -> np.ndarray:
+    """For R rows at once (count arrays C (R, P, K) sharing the design V, their maxima X_hat and
+    f_hat, a contrast c (R, d) of the parameters): the value r of c · x where the profile's signed
+    root z(r) = ±√(2 (f_hat − max_{c·x=r} f)) reaches z_target (R,). Newton's method on z(r),
+    which is monotone and close to linear (concave under separation, where Newton approaches the
+    end from the inside), started at Wald's end; z's slope is −μ / z with μ the Lagrange
+    multiplier (the profile's slope). Rows that do not converge get NaN."""
+    R, d = C.shape[0], V.shape[2]
+    free = np.arange(d) if prior > 0 else np.arange(1, d)
+    cf_all = c[:, free]
+    X = np.array(X_hat, float)
+    _, _, H = _objective_batch(X, V, C, n, prior)
+    sd = np.sqrt(np.einsum("rd,rd->r", cf_all, -np.linalg.solve(H[:, free][:, :, free], cf_all[:, :, None])[:, :, 0]))
+    r = np.einsum("rd,rd->r", c, X) + z_target * sd  # Wald's end
+    done = np.zeros(R, bool)
+    act = np.arange(R)
+    for _ in range(40):
+        Xa, f, g, H = _constrained_max(V, C[act], n, prior, X[act], c[act], r[act])
+        X[act] = Xa
+        cf = cf_all[act]
+        mu = np.einsum("rd,rd->r", g, cf) / np.einsum("rd,rd->r", cf, cf)
+        za = z_target[act]
+        z = np.sign(za) * np.sqrt(2 * np.maximum(f_hat[act] - f, 0.0))
+        ok = np.abs(z - za) < 1e-7
+        done[act[ok]] = True
+        slope = -mu / np.where(np.abs(z) > 1e-6, z, np.inf)
+        sd = np.sqrt(np.maximum(np.einsum("rd,rd->r", cf, -np.linalg.solve(H, cf[:, :, None])[:, :, 0]), 1e-300))
+        slope = np.where(slope > 0, slope, 1 / sd)  # near z = 0, Wald's slope 1 / sd
+        r[act] += np.where(ok, 0.0, (za - z) / slope)
+        act = act[~ok]
+        if not act.size:
+            break
+    return np.where(done, r, np.nan)
 
 
 # --- is A better than B? A sequential test on games or on game pairs --------------------------
