@@ -11,7 +11,8 @@ Each protection is shown holding and, switched off, failing, so that no test pas
 - a rogue scheduler started with the worker's key: an honest worker serves it no task, with either
   of its two checks (the scheduler's role, plain reading) alone; with both off, the task runs.
 
-A canary file named after the process that ran the payload says where code ran.
+A canary file named after the process that ran the payload says where code ran. The decoder's
+own cases (fast tier) use Dask's encoder on the payloads, read by the plain decoder and by Dask's.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ import pytest
 
 from gamekit.tournament.runner import Tournament
 from gamekit.tournament.sandbox import Limits
-
-pytestmark = pytest.mark.slow  # each test starts a TLS scheduler and workers
 
 pytest.importorskip("dask.distributed")
 pytest.importorskip("cryptography")
@@ -182,6 +181,7 @@ def rigged_cluster(tmp_path_factory):
         _stop(procs)
 
 
+@pytest.mark.slow  # starts a TLS scheduler and workers
 def test_a_rigged_workers_results_run_nothing_on_the_teachers_side(rigged_cluster, tmp_path):
     from dask.distributed import Client
 
@@ -209,6 +209,7 @@ def test_a_rigged_workers_results_run_nothing_on_the_teachers_side(rigged_cluste
         p.unlink()
 
 
+@pytest.mark.slow  # starts a TLS scheduler and workers
 def test_a_rigged_workers_exception_runs_nothing_when_grading_on_the_cluster(rigged_cluster, tmp_path):
     import nbformat
     from dask.distributed import Client
@@ -256,6 +257,7 @@ def _send_as_worker(address: str, certs: Path, msg: dict):
         return exc
 
 
+@pytest.mark.slow  # starts a TLS scheduler and workers
 def test_a_pickle_sent_to_the_scheduler_with_a_workers_key_is_refused_unread(rigged_cluster, tmp_path):
     from distributed.comm.core import CommClosedError
     from distributed.protocol.serialize import ToPickle
@@ -279,6 +281,7 @@ def test_a_pickle_sent_to_the_scheduler_with_a_workers_key_is_refused_unread(rig
         _stop([proc])
 
 
+@pytest.mark.slow  # starts a TLS scheduler and workers
 def test_an_honest_worker_serves_no_rogue_scheduler(tmp_path):
     """A scheduler started with a lab PC's worker key (which passes TLS: the worker's certificate
     serves TLS, for the scheduler fetches results from workers) submits a task that leaves a canary.
@@ -326,3 +329,59 @@ def test_an_honest_worker_serves_no_rogue_scheduler(tmp_path):
     finally:
         _stop([rogue])
     assert [p.name for p in canary.iterdir()] == ["task-3"]
+
+
+def _canaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_the_plain_decoder_reads_msgpack_and_never_a_pickle(tmp_path):
+    from distributed.protocol import dumps, loads
+    from distributed.protocol.serialize import Serialize, Serialized, ToPickle
+
+    from gamekit.tournament import cluster
+
+    record = '{"id": 1, "moves": [3, 1]}'
+    plain = dumps({"op": "gather", "data": {"k": Serialize(record)}}, serializers=["msgpack"])
+    assert cluster._plain_loads(plain, deserialize=True) == {"op": "gather", "data": {"k": record}}
+    pickled = dumps({"op": "gather", "data": {"k": Serialize(Payload(tmp_path))}}, serializers=["pickle"])
+    refused = cluster._plain_loads(pickled, deserialize=True)["data"]["k"]
+    assert isinstance(refused, cluster.NotPlainData) and "serialised with pickle" in str(refused)
+    kept = cluster._plain_loads(pickled, deserialize=False)["data"]["k"]  # the scheduler forwards it unread
+    assert isinstance(kept, Serialized) and kept.header["serializer"] == "pickle"
+    whole = dumps({"op": "identity", "x": ToPickle(Payload(tmp_path))})
+    with pytest.raises(cluster._Pickle, match="a pickled object"):
+        cluster._plain_loads(whole, deserialize=True)
+    with pytest.raises(cluster._Pickle):
+        cluster._plain_loads(whole, deserialize=False)
+    a_list = dumps({"data": Serialize([record, Payload(tmp_path)])}, serializers=["pickle"])
+    assert isinstance(cluster._plain_loads(a_list, deserialize=True)["data"], cluster.NotPlainData)
+    assert _canaries(tmp_path) == []
+    # switched off: Dask's own decoder runs each payload
+    loads(pickled)
+    assert _canaries(tmp_path) == [f"result-{os.getpid()}"]
+    (tmp_path / f"result-{os.getpid()}").unlink()
+    loads(whole, deserialize=False)  # even where it is told not to deserialise, as the scheduler reads
+    assert _canaries(tmp_path) == [f"result-{os.getpid()}"]
+
+
+def test_the_plain_decoder_refuses_malformed_parts():
+    import msgpack
+
+    from gamekit.tournament import cluster
+
+    for part in ({"__Serialized__": 5}, {"__Serialized__": True, "data": 1}, {"__Serialized__": "x"}):
+        with pytest.raises(cluster._Pickle, match="malformed"):
+            cluster._plain_loads([msgpack.dumps({"op": "x", "d": part})], deserialize=True)
+    header = msgpack.dumps({"serializer": "pickle", "num-sub-frames": 0, "x": {"__Pickled__": 1}})
+    with pytest.raises(cluster._Pickle, match="header"):
+        cluster._plain_loads([msgpack.dumps({"d": {"__Serialized__": 1}}), header], deserialize=True)
+    assert cluster._families({"is-collection": True, "sub-headers": [{"serializer": "msgpack"}, 3]}) == {"msgpack", "?"}
+
+
+def test_a_record_refused_unread_is_not_a_record():
+    from gamekit.tournament.cluster import NotPlainData, parse_record
+
+    spec = {"id": 7, "game": "nim", "agents": ["a", "b"]}
+    with pytest.raises(ValueError, match="game 7: refused"):
+        parse_record(NotPlainData("refused"), spec)

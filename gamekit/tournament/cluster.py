@@ -231,7 +231,7 @@ def tls_arguments(folder: str | Path, role: str) -> list[str]:
 def _preload(role: str) -> str:
     """A preload given as text: Dask runs it when the server is made, before it listens or connects,
     so the process reads plain data from its first connection on (the module's `dask_setup` comes later)."""
-    return f"from {__name__} import dask_setup, guard_reading\nguard_reading({role!r})\n"
+    return f'from {__name__} import dask_setup, guard_reading; guard_reading("{role}")'
 
 
 @contextlib.contextmanager
