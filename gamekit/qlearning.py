@@ -463,8 +463,9 @@ class QLearner:
     def load(cls, path: str | Path, game: Game, encoding: Encoding | None = None, seed: int | None = None) -> QLearner:
         """Read a table written by `save` for `game` with `encoding` (the same function as when it
         was saved); a clear ValueError if the file is too large, not UTF-8 JSON, carries NaN or
-        infinity, or belongs to another game, encoding or table layout."""
-        return cls.from_dict(_read_json(path), game, encoding=encoding, seed=seed, source=str(path))
+        infinity, or belongs to another game, encoding or table layout. Messages name the file, not
+        its folder: a slide or a student's copy shows no installation's paths."""
+        return cls.from_dict(_read_json(path), game, encoding=encoding, seed=seed, source=Path(path).name)
 
     @classmethod
     def from_dict(

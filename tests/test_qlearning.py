@@ -754,6 +754,16 @@ def test_exercise_6_4_hidden_tests_have_messages_that_name_the_fault():
     assert "gives the win away" in messages[1] and "167" in messages[1]
 
 
+def test_a_refused_table_file_is_named_without_its_folder(tmp_path):
+    """The message names the file, not the folder it lies in (a slide or a student's copy shows no
+    installation path)."""
+    learner = QLearner(Nim([1, 2], misere=True), seed=0)
+    learner.save(tmp_path / "table.json")
+    with pytest.raises(ValueError, match="holds a table for") as refused:
+        QLearner.load(tmp_path / "table.json", Nim([1, 2], misere=False))
+    assert str(refused.value).startswith("table.json holds") and str(tmp_path) not in str(refused.value)
+
+
 def test_labels_rebuild_a_table_of_any_encoding_and_refuse_what_is_no_encoding():
     learner = QLearner(GAME, alpha=0.3, seed=4, encoding=as_text)
     learner.train(700, progress=False)
