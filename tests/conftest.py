@@ -106,3 +106,31 @@ def pytest_sessionfinish(session, exitstatus):
     """Remove the suite's temp folder after a passing run (a failing run keeps it to look at)."""
     if _SUITE_TMP is not None and exitstatus == 0:
         shutil.rmtree(_SUITE_TMP, ignore_errors=True)
+
+
+#: Markers of the tiers that may start the sandbox; a test with none of them is in the fast tier.
+SLOW_MARKERS = ("slow", "notebook", "browser")
+
+
+@pytest.fixture(autouse=True)
+def fast_tests_start_no_sandbox(request, monkeypatch):
+    """The fast tier (`-m "not notebook and not browser and not slow"`) starts no bubblewrap: a fast
+    test that does fails here, naming the command, so the tier stays fast by construction (mark it
+    `slow` if it must run the sandbox)."""
+    if any(request.node.get_closest_marker(m) for m in SLOW_MARKERS):
+        yield
+        return
+    import subprocess
+
+    real = subprocess.Popen.__init__
+
+    def guarded(self, args, *rest, **kwargs):
+        argv = [args] if isinstance(args, (str, bytes, os.PathLike)) else list(args)
+        if any(os.path.basename(os.fsdecode(a)) == "bwrap" for a in argv if isinstance(a, (str, bytes, os.PathLike))):
+            raise AssertionError(
+                f"a fast test started bubblewrap ({os.fsdecode(argv[0])} ...): mark it @pytest.mark.slow"
+            )
+        return real(self, args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", guarded)
+    yield

@@ -100,6 +100,10 @@ def test_readme_install_and_test_commands_are_what_ci_runs():
         command = step.replace(".venv/bin/", "")  # CI activates its venv instead
         assert command in ci_lines, f"README says `{step}` but .ci/run has no line `{command}`"
     assert any(s.startswith("python3 -m venv") for s in steps)
+    # and nothing a newcomer's run lacks: no npm install, no build step before the tests
+    commands = [line for line in ci_lines if line and not line.startswith("#")]
+    extra = [line for line in commands if "npm" in line or "gamekit.course" in line]
+    assert extra == [], f".ci/run prepares what README's commands do not: {extra}"
 
 
 def test_readme_documents_the_course_build_commands():

@@ -20,7 +20,10 @@ import pytest
 from gamekit.sandbox import seccomp
 from gamekit.sandbox.bwrap import Jail, bwrap_path, python_command
 
-pytestmark = pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed")
+pytestmark = [
+    pytest.mark.slow,  # each starts a jail (a fraction of a second): the fast tier starts none
+    pytest.mark.skipif(bwrap_path() is None, reason="bubblewrap (bwrap) is not installed"),
+]
 
 # The jail's first process, as the zygote and grading's init are: pid 1 (bubblewrap --as-pid-1),
 # non-dumpable unless told, then a child (the game's or the notebook's process) that attacks it.
