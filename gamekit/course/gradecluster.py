@@ -9,7 +9,9 @@ refused. A worker runs exactly what the teacher's machine runs locally, `grade.r
 sandbox's result as JSON text. The teacher's side parses it with size and depth limits and
 rebuilds the `SandboxRun` from checked built-in types only, keeping only the answers, probes and
 checks the grading spec asked for; then the judge runs here, as locally. So the CSV is the
-local one, byte for byte.
+local one, byte for byte. Nothing a worker sends is unpickled here (`cluster.connect` reads plain
+data only): a result or an exception a worker pickled is refused unread, and that submission's run
+says its worker failed (`NotPlainData`).
 """
 
 from __future__ import annotations
