@@ -282,6 +282,11 @@ def test_each_role_has_its_own_certificate_usage(tmp_path):
     assert usage["worker"] == usage["scheduler"] == {ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH}
     assert "--preload-nanny" in tls_arguments(tmp_path, "worker")
     assert "--preload" in tls_arguments(tmp_path, "scheduler")
+    # the preloads are text Dask runs as the server is made, so plain reading starts before it listens
+    for role in ("scheduler", "worker"):
+        args = tls_arguments(tmp_path, role)
+        texts = [args[i + 1] for i, a in enumerate(args) if a.startswith("--preload")]
+        assert texts and all(t.endswith(f'guard_reading("{role}")') and "import dask_setup" in t for t in texts)
     with pytest.raises(ValueError, match="only a scheduler or a worker"):
         tls_arguments(tmp_path, "client")
 
