@@ -66,7 +66,7 @@ from ..sandbox.limits import GRADING
 from . import gradecluster, intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
-from .lms import spreadsheet_field
+from .lms import csv_line, feedback_page_names
 from .runresult import ERROR_NAME, SandboxRun
 from .tidy import make_readable
 
@@ -796,28 +796,6 @@ from the autograder{e(hand_text)}.</p>
 """
 
 
-def _csv_line(cells: list[str], student: Iterable[int] = ()) -> str:
-    """One CSV record, ended as `csv.writer` ends one; the fields at the indices `student` hold a
-    student's text (a name, a file name, notes) and are made inert for spreadsheets
-    (`gamekit.course.lms.spreadsheet_field`: `=HYPERLINK(...)` is shown, never evaluated)."""
-    theirs = set(student)
-    return ",".join(spreadsheet_field(c, k in theirs) for k, c in enumerate(cells)) + "\r\n"
-
-
-def _page_names(rows: list[SubmissionResult]) -> list[str]:
-    """Each row's feedback page: `<student>.html`, or for a student with several notebooks in one
-    assignment `<student>.pages/<k>.html` (k in the rows' order), so that no page replaces another."""
-    count: dict[str, int] = {}
-    for r in rows:
-        count[r.student] = count.get(r.student, 0) + 1
-    seen: dict[str, int] = {}
-    names = []
-    for r in rows:
-        seen[r.student] = seen.get(r.student, 0) + 1
-        names.append(f"{r.student}.html" if count[r.student] == 1 else f"{r.student}.pages/{seen[r.student]}.html")
-    return names
-
-
 def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder], out: Path) -> list[Path]:
     """One CSV per assignment and one feedback page per submission; returns the CSV paths."""
     written = []
@@ -835,7 +813,7 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
                 for q, g in zip(qnames, grader.questions)
             ]
             # possible: the autograder's points; "possible by hand": the points the teacher adds
-            f.write(_csv_line(["student", *header, "total", "possible", "possible by hand", "file", "notes", "flags"]))
+            f.write(csv_line(["student", *header, "total", "possible", "possible by hand", "file", "notes", "flags"]))
             possible = sum(float(q["points"] or 0) for q in grader.questions if q["name"] not in manual)
             by_hand = sum(float(q["points"] or 0) for q in grader.questions if q["name"] in manual)
             for r in rows:
@@ -844,10 +822,10 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
                 numbers = [*scores, f"{r.total:g}", f"{possible:g}", f"{by_hand:g}"]
                 texts = [r.path.name, " | ".join(n.splitlines()[0] for n in notes), " | ".join(r.flags)]
                 theirs = [0, *range(len(numbers) + 1, len(numbers) + 4)]  # student; file, notes, flags
-                f.write(_csv_line([r.student, *numbers, *texts], student=theirs))
+                f.write(csv_line([r.student, *numbers, *texts], student=theirs))
         feedback = out / "feedback" / name
         feedback.mkdir(parents=True, exist_ok=True)
-        for r, page in zip(rows, _page_names(rows)):
+        for r, page in zip(rows, feedback_page_names([r.student for r in rows])):
             (feedback / page).parent.mkdir(exist_ok=True)
             (feedback / page).write_text(feedback_html(r, grader), encoding="utf-8")
         written.append(csv_path)

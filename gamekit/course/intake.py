@@ -25,6 +25,7 @@ import os
 import stat
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -352,19 +353,24 @@ def unpack_zip(
             except OSError:
                 skipped.append((shown, "a second member of the same name (or a file where a folder is)"))
                 continue
-            with os.fdopen(fd, "wb") as out, z.open(info) as src:
-                mine = 0  # zipfile stops at the declared size; this stops at the bounds whatever it declares
-                while chunk := src.read(1 << 20):
-                    written += len(chunk)
-                    mine += len(chunk)
-                    if written > max_bytes:
-                        raise ValueError(f"{archive} unpacks to more than {max_bytes:,} bytes")
-                    if mine > NOTEBOOK_BYTES:
-                        break
-                    out.write(chunk)
-            if mine > NOTEBOOK_BYTES:
+            mine, damaged = 0, ""  # zipfile stops at the declared size; this stops at the bounds whatever it declares
+            with os.fdopen(fd, "wb") as out:
+                try:
+                    with z.open(info) as src:
+                        while chunk := src.read(1 << 20):
+                            written += len(chunk)
+                            mine += len(chunk)
+                            if written > max_bytes:
+                                raise ValueError(f"{archive} unpacks to more than {max_bytes:,} bytes")
+                            if mine > NOTEBOOK_BYTES:
+                                break
+                            out.write(chunk)
+                except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError, zlib.error) as exc:
+                    damaged = clean_name(str(exc))  # a damaged member (a header that lies: a bad CRC) costs only it
+            if mine > NOTEBOOK_BYTES or damaged:
                 target.unlink()
-                skipped.append((shown, f"it unpacks to more than the {NOTEBOOK_BYTES:,} bytes a notebook may have"))
+                why = f"it is damaged ({damaged})" if damaged else f"it unpacks to more than {NOTEBOOK_BYTES:,} bytes"
+                skipped.append((shown, why))
     return skipped
 
 

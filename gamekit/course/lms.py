@@ -49,6 +49,8 @@ __all__ = [
     "ARCHIVE_BYTES",
     "canvas_score",
     "CsvCell",
+    "csv_line",
+    "feedback_page_names",
     "fill_canvas_gradebook",
     "fill_moodle_worksheet",
     "FillReport",
@@ -424,6 +426,27 @@ def spreadsheet_field(text: str, from_student: bool = False) -> str:
     if from_student:
         return '"' + inert_cell(text).replace('"', '""') + '"'
     return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+
+
+def csv_line(cells: Sequence[str], student: Iterable[int] = ()) -> str:
+    """One CSV record, ended as Python's `csv.writer` ends one ("\\r\\n"); the fields at the indices
+    `student` hold a student's text (a name, a file name, notes) and are made inert (`spreadsheet_field`)."""
+    theirs = set(student)
+    return ",".join(spreadsheet_field(c, k in theirs) for k, c in enumerate(cells)) + "\r\n"
+
+
+def feedback_page_names(students: Sequence[str]) -> list[str]:
+    """Each row's feedback page, for rows of `students` in order: `<student>.html`, or for a student
+    with several notebooks in one assignment `<student>.pages/<k>.html`, so that no page replaces another."""
+    count: dict[str, int] = {}
+    for s in students:
+        count[s] = count.get(s, 0) + 1
+    seen: dict[str, int] = {}
+    names = []
+    for s in students:
+        seen[s] = seen.get(s, 0) + 1
+        names.append(f"{s}.html" if count[s] == 1 else f"{s}.pages/{seen[s]}.html")
+    return names
 
 
 def php_csv_field(text: str, delimiter: str = ",") -> str:
