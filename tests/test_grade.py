@@ -90,7 +90,7 @@ def test_reports_give_a_row_per_student_and_never_show_hidden_tests(tmp_path):
     results[0].missing_checks = grade._missing_checks(empty, graders["99-fixture"])
     [csv_path] = grade.write_reports(results, graders, tmp_path / "grades")
     rows = list(csv.DictReader(csv_path.open()))
-    hand = "q3 (by hand, 1 points)"  # the header names the points the teacher still gives
+    hand = "q3 (by hand, up to 1 point)"  # the header names the points the teacher still gives
     assert [(r["student"], r["q1"], r["q2"], r[hand], r["total"], r["possible"]) for r in rows] == [
         ("ann", "1", "1", "", "2", "3"),
         ("bob", "0", "0", "", "0", "3"),
@@ -156,16 +156,17 @@ def test_fixture_submissions_get_the_expected_scores(tmp_path, artifacts):
     assert "q99_1" in by_student["infinite-loop"].stopped  # its feedback says so instead of a hint
     assert any("Exercise 99.4" in n and "Python died" in n for n in by_student["kernel-crash"].notes)
     rows = {r["student"]: r for r in csv.DictReader(csv_path.open())}
-    assert rows["all-correct"]["total"] == "4" and rows["all-correct"]["q99_3 (by hand, 1 points)"] == ""
+    assert rows["all-correct"]["total"] == "4" and rows["all-correct"]["Exercise 99.3 (by hand, up to 1 point)"] == ""
     for student in EXPECTED:
         page = (tmp_path / "grades" / "feedback" / "99-fixture" / f"{student}.html").read_text()
         assert HIDDEN_CODE not in page and "nodes - 1" not in page
     deleted = (tmp_path / "grades" / "feedback" / "99-fixture" / "deleted-check-cell.html").read_text()
-    assert "check cells missing for q99_2" in deleted
+    assert "check cells missing for Exercise 99.2" in deleted
     # one looping submission (10 s) must not make the run wait for it serially, nor hang it
     assert seconds < 600
 
 
+@pytest.mark.slow  # grading checks for bubblewrap (it starts it) before it looks for the autograder
 def test_the_cli_reports_a_missing_autograder(tmp_path, capsys):
     from gamekit.course.__main__ import main
 

@@ -82,7 +82,10 @@ def test_the_worksheet_changes_only_grade_and_feedback_of_graded_participants(tm
 def test_feedback_gives_points_and_the_hints_of_failed_public_checks_only():
     text = lms.moodle_feedback(_result("1", 1.0, 0.0, hint="count <the> nodes & edges"), _grader())
     assert "<p>q2: 0 of 2; public checks passed 0 of 1; hint: count &lt;the&gt; nodes &amp; edges.</p>" in text
-    assert "99-fixture: 1 of 3 points from the autograder." in text and "SECRET" not in text
+    assert (
+        "99-fixture: 1 of 3 points from the autograder; up to 1 more point from exercises your teacher grades" in text
+    )
+    assert "<p>q3: graded by your teacher, up to 1 point (not given yet).</p>" in text and "SECRET" not in text
 
 
 def test_the_worksheet_is_found_by_its_content_not_by_words_or_positions(tmp_path):

@@ -16,6 +16,7 @@ A class on a JupyterHub, submissions through Moodle:
     python -m gamekit.course publish OUT [--self-study]          # the student edition, a git repository
     python -m gamekit.course links --hub URL --repo URL [--edition OUT] [--forge F]  # a link per lesson
     python -m gamekit.course grade SUBMISSIONS.zip --moodle-worksheet WORKSHEET.csv   # Moodle in and out
+    python -m gamekit.course merge-points _build/grades/NN-title-hand-points.csv --moodle-worksheet WORKSHEET.csv
 
 Keeping the masters tidy:
     python -m gamekit.course tidy [NB ...]           # no outputs, the kernel's own metadata
@@ -125,6 +126,12 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--feedback-column", default=None, help="the worksheet's feedback-comments header, if not known")
     cmd.add_argument("--canvas-gradebook", type=Path, default=None, help="a Canvas gradebook export: scores filled in")
     cmd.add_argument("--canvas-column", default=None, help="the gradebook's column (default: the assignment's name)")
+    cmd.add_argument(
+        "--replace",
+        action="store_true",
+        help="grade again into a folder that holds an earlier grading of the assignment "
+        "(the earlier run is moved into GRADES/earlier/, not deleted)",
+    )
     cmd.add_argument("--scheduler", default=None, help="grade on a Dask cluster: tls://HOST:8786 (with --tls)")
     cmd.add_argument(
         "--tls", type=Path, default=None, help="the class's certificates (python -m gamekit.tournament certs)"
@@ -134,7 +141,22 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the notebooks without bubblewrap's sandbox (only if you trust every file; machines without bwrap)",
     )
+    _merge_parser(sub)
     return parser
+
+
+def _merge_parser(sub) -> None:
+    cmd = sub.add_parser(
+        "merge-points", help="merge the points of exercises graded by hand into the grades, pages and worksheet"
+    )
+    cmd.add_argument("points", type=Path, help="the hand-points CSV that grade wrote (filled in by you)")
+    cmd.add_argument("--assignment", default=None, help="the assignment (default: from the file's name)")
+    cmd.add_argument("--grades", type=Path, default=None, help="the grading's folder (default: _build/grades)")
+    cmd.add_argument("--autograder", type=Path, default=None, help="the assignment's autograder, if it moved")
+    cmd.add_argument("--moodle-worksheet", type=Path, default=None, help="Moodle's worksheet: grade and feedback")
+    cmd.add_argument("--feedback-column", default=None, help="the worksheet's feedback-comments header, if not known")
+    cmd.add_argument("--canvas-gradebook", type=Path, default=None, help="a Canvas gradebook export: scores")
+    cmd.add_argument("--canvas-column", default=None, help="the gradebook's column (default: the assignment's name)")
 
 
 def _lessons(names: list[str]) -> tuple[list[Path], Path | None]:
@@ -177,6 +199,7 @@ def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
             submission_seconds=args.submission_time,
             jobs=args.jobs,
             trusted_code=args.trusted_code,
+            replace=args.replace,
             **({"scheduler": args.scheduler, "tls": args.tls} if args.scheduler else {}),
         )
     finally:
@@ -185,6 +208,7 @@ def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
     for path in csvs:
         print(path)
     print(f"feedback pages: {out / 'feedback'}")
+    _say_hand(out, {r.assignment for r in results})
     if args.moodle_worksheet or args.canvas_gradebook:
         graders = grade.find_autograders(autograders)
         counts: dict[str, int] = {}
@@ -199,15 +223,64 @@ def _grade(args: argparse.Namespace, paths: build.BuildPaths) -> int:
             print(f"not in {name}'s worksheet (another assignment's notebook): {', '.join(others)}", file=sys.stderr)
         if args.moodle_worksheet:
             done = lms.fill_moodle_worksheet(args.moodle_worksheet, results, graders[name], args.feedback_column)
-            _say_filled(args.moodle_worksheet, done)
+            _say_filled(args.moodle_worksheet, done, moodle)
         if args.canvas_gradebook:
             done = lms.fill_canvas_gradebook(args.canvas_gradebook, results, graders[name], args.canvas_column)
-            _say_filled(args.canvas_gradebook, done)
+            _say_filled(args.canvas_gradebook, done, moodle)
     return 0
 
 
-def _say_filled(path: Path, done) -> None:
-    print(f"{path}: {len(done.filled)} row(s) filled, {len(done.untouched)} left as they were (no submission)")
+def _say_hand(out: Path, assignments: set[str]) -> None:
+    from . import handgrade
+
+    for name in sorted(assignments):
+        points = handgrade.hand_points_path(out, name)
+        if points.is_file():
+            print(
+                f"exercises graded by hand: read {out / 'hand' / name}/, fill in {points}, then "
+                f"`python -m gamekit.course merge-points {points}` (with --moodle-worksheet or --canvas-gradebook)"
+            )
+
+
+def _merge_points(args: argparse.Namespace, paths: build.BuildPaths) -> int:
+    from . import handgrade, lms
+
+    out = args.grades or paths.grades
+    name = args.assignment
+    if name is None:
+        stem = Path(args.points).name.removesuffix(".csv").removesuffix("-hand-points")
+        found = sorted(p.stem for p in Path(out).glob("*.json"))
+        name = stem if stem in found else (found[0] if len(found) == 1 else None)
+        if name is None:
+            raise ValueError(f"which assignment are these points for? Name it with --assignment (graded: {found})")
+    results, grader = handgrade.load_results(out, name, args.autograder)
+    hand = handgrade.read_hand_points(args.points, grader, [r.student for r in results])
+    given = handgrade.apply_points(results, grader, hand)
+    # the worksheets first: each refuses bad input before it changes a byte
+    if args.moodle_worksheet:
+        _say_filled(args.moodle_worksheet, lms.fill_moodle_worksheet(args.moodle_worksheet, results, grader,
+                                                                     args.feedback_column))  # fmt: skip
+    if args.canvas_gradebook:
+        done = lms.fill_canvas_gradebook(args.canvas_gradebook, results, grader, args.canvas_column)
+        _say_filled(args.canvas_gradebook, done)
+    for path in grade.write_reports(results, {grader.name: grader}, Path(out)):
+        print(path)
+    print(
+        f"points for {given} answer(s) merged ({len(hand.points)} participant(s) in the file); "
+        f"feedback pages: {out / 'feedback'}"
+    )
+    return 0
+
+
+def _say_filled(path: Path, done, moodle=None) -> None:
+    uploads = moodle.uploads if moodle is not None else {}
+    other = [n for n in done.untouched if uploads.get(n)]
+    why = f"{len(done.untouched) - len(other)} without a submission" + (
+        f", {len(other)} with no notebook: " + "; ".join(f"{n} (uploaded: {', '.join(uploads[n])})" for n in other)
+        if other
+        else ""
+    )
+    print(f"{path}: {len(done.filled)} row(s) filled, {len(done.untouched)} left as they were ({why})")
     if done.without_row:
         print(f"submissions without a row in {path.name}: {', '.join(done.without_row)}", file=sys.stderr)
     for student, why in sorted(done.skipped.items()):
@@ -271,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
             return _links(args)
         if args.command == "grade":
             return _grade(args, paths)
+        if args.command == "merge-points":
+            return _merge_points(args, paths)
         offline = False if getattr(args, "cdn", False) else None
         if args.command == "tidy":
             for path in tidy.tidy_files(build.course_notebooks(args.notebooks)):

@@ -63,7 +63,7 @@ from ..sandbox.bwrap import Jail, require_bwrap, thread_environment
 from ..sandbox.cgroup import JailGroup
 from ..sandbox.channel import clean_text
 from ..sandbox.limits import GRADING
-from . import gradecluster, intake
+from . import gradecluster, handgrade, intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
 from .lms import csv_line, feedback_page_names
@@ -524,6 +524,7 @@ class SubmissionResult:
     missing_checks: list[str] = field(default_factory=list)  # questions whose grader.check cell was deleted
     errors: dict = field(default_factory=dict)  # question -> how its cell failed ("... has a syntax error")
     unsent: dict = field(default_factory=dict)  # question -> why its answers could not reach the grader
+    by_hand: dict = field(default_factory=dict)  # hand-graded question -> {"prompt", "answer"} (text, for the teacher)
 
     def score(self, name: str) -> float:
         return float(self.questions.get(name, {}).get("score", 0.0))
@@ -728,18 +729,64 @@ def _missing_checks(nb: nbformat.NotebookNode | None, grader: Autograder) -> lis
     return [q for q in auto if not re.search(r"grader\.check\(\s*['\"]" + re.escape(q) + r"['\"]", text)]
 
 
+def _hidden_messages(grader: Autograder, name: str, got: dict) -> list[str]:
+    """The teacher's failure messages of the hidden tests `got` failed (never the tests themselves)."""
+    spec = next((q for q in grader.spec.get("questions", []) if q["name"] == name), None)
+    if spec is None:
+        return []
+    return list(
+        dict.fromkeys(
+            c["failure_message"]
+            for c, v in zip(spec["cases"], got["cases"])
+            if v["hidden"] and not v["passed"] and c.get("failure_message")
+        )
+    )
+
+
+def points_summary(res: SubmissionResult, grader: Autograder) -> str:
+    """The points line of a student's feedback: the autograder's points, the teacher's once given,
+    and what may still come ("up to 2 more points from exercises your teacher grades")."""
+    auto = [q for q in grader.questions if not q.get("manual")]
+    manual = [q for q in grader.questions if q.get("manual")]
+    possible = sum(float(q["points"] or 0) for q in auto)
+    from_auto = sum(res.score(q["name"]) for q in auto)
+    given = [q for q in manual if res.questions.get(q["name"], {}).get("by_hand")]
+    pending = sum(float(q["points"] or 0) for q in manual if q not in given)
+    text = f"{from_auto:g} of {possible:g} points from the autograder"
+    if given:
+        got = sum(res.score(q["name"]) for q in given)
+        text += f", {got:g} of {sum(float(q['points'] or 0) for q in given):g} from your teacher"
+    if pending:
+        text += (
+            f"; up to {pending:g} more point{'s' if pending != 1 else ''} from exercises your teacher grades "
+            "(not given yet)"
+        )
+    return text
+
+
 def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
-    """A page for the student: points per exercise, hints of failed public checks, notes."""
+    """A page for the student: points per exercise, hints of failed public checks, notes; every
+    exercise without its points says why."""
     e = html.escape
+    label = handgrade.exercise_label
     rows = []
     for q in grader.questions:
         name = q["name"]
-        if q.get("manual"):
-            rows.append(f"<tr><td>{e(name)}</td><td colspan='2'>graded by your teacher</td></tr>")
-            continue
         got = res.questions.get(name)
+        if q.get("manual"):
+            if got is not None and got.get("by_hand"):
+                rows.append(
+                    f"<tr><td>{e(label(name))}</td><td>{got['score']:g} / {got['possible']:g}</td>"
+                    "<td>graded by your teacher</td></tr>"
+                )
+            else:
+                rows.append(
+                    f"<tr><td>{e(label(name))}</td><td>–</td><td>graded by your teacher: up to "
+                    f"{handgrade.points_text(float(q['points'] or 0))}, not given yet</td></tr>"
+                )
+            continue
         if got is None:
-            rows.append(f"<tr><td>{e(name)}</td><td>0</td><td>not graded (see the notes)</td></tr>")
+            rows.append(f"<tr><td>{e(label(name))}</td><td>0</td><td>not graded (see the notes)</td></tr>")
             continue
         hidden = [c for c in got["cases"] if c["hidden"]]
         public = [c for c in got["cases"] if not c["hidden"]]
@@ -757,10 +804,20 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
                 detail.append(f"public checks passed: {len(public) - len(failed_public)} of {len(public)}")
                 for c in failed_public:
                     detail.append("hint: " + e(c["hint"] or "a public check failed; run grader.check in your notebook"))
+        messages = _hidden_messages(grader, name, got) if not blank and name not in res.stopped else []
         if hidden:
             detail.append(f"hidden tests passed: {sum(c['passed'] for c in hidden)} of {len(hidden)}")
+            detail += ["hint: " + e(m) for m in messages]
+        explained = failed_public or messages or {name} & (res.errors.keys() | res.unsent.keys() | res.stopped.keys())
+        if got["score"] < got["possible"] and not explained:
+            # every missing point says why: here only the hidden tests disagree with the answer
+            detail.append(
+                "your answer has the right form, but the teacher's hidden tests do not accept it yet: "
+                "compare it with the solutions when they are released"
+            )
         rows.append(
-            f"<tr><td>{e(name)}</td><td>{got['score']:g} / {got['possible']:g}</td><td>{'<br>'.join(detail)}</td></tr>"
+            f"<tr><td>{e(label(name))}</td><td>{got['score']:g} / {got['possible']:g}</td>"
+            f"<td>{'<br>'.join(detail)}</td></tr>"
         )
     notes = list(res.notes)
     if res.error:
@@ -768,26 +825,17 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
     missing = res.missing_checks
     if missing:
         notes.append(
-            "check cells missing for " + ", ".join(missing) + ": these exercises were graded anyway, "
-            "by the autograder's copy of the tests"
+            "check cells missing for " + ", ".join(label(m) for m in missing) + ": these exercises were graded "
+            "anyway, by the autograder's copy of the tests"
         )
-    possible = sum(float(q["points"] or 0) for q in grader.questions if not q.get("manual"))
-    by_hand = sum(float(q["points"] or 0) for q in grader.questions if q.get("manual"))
     notes_html = "".join(f"<li>{e(n)}</li>" for n in notes) or "<li>none</li>"
-    hand_text = (
-        f'; {by_hand:g} more points (exercises marked "graded by your teacher") come on top, '
-        f"{possible + by_hand:g} in all"
-        if by_hand
-        else ""
-    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(grader.name)}: feedback for {e(res.student)}</title>
 <style>body {{ font-family: sans-serif; max-width: 52em; margin: 2em auto; }}
 table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding: 0.4em 0.7em; vertical-align: top; }}
 </style></head><body>
 <h1>{e(grader.name)}</h1>
-<p>Feedback for <b>{e(res.student)}</b> ({e(res.path.name)}): <b>{res.total:g} of {possible:g}</b> points
-from the autograder{e(hand_text)}.</p>
+<p>Feedback for <b>{e(res.student)}</b> ({e(res.path.name)}): <b>{e(points_summary(res, grader))}</b>.</p>
 <table><tr><th>exercise</th><th>points</th><th>details</th></tr>
 {"".join(rows)}
 </table>
@@ -808,8 +856,11 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
         out.mkdir(parents=True, exist_ok=True)
         with csv_path.open("w", newline="", encoding="utf-8") as f:
             # the header says which points the teacher still gives by hand
+            # exercises as the notebook names them ("Exercise 1.6"); the ids (q1_6) are in <name>.json
             header = [
-                f"{q} (by hand, {float(g['points'] or 0):g} points)" if q in manual else q
+                f"{handgrade.exercise_label(q)} (by hand, up to {handgrade.points_text(float(g['points'] or 0))})"
+                if q in manual
+                else handgrade.exercise_label(q)
                 for q, g in zip(qnames, grader.questions)
             ]
             # possible: the autograder's points; "possible by hand": the points the teacher adds
@@ -818,7 +869,7 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
             by_hand = sum(float(q["points"] or 0) for q in grader.questions if q["name"] in manual)
             for r in rows:
                 notes = ([r.error] if r.error else []) + list(r.errors.values()) + r.notes
-                scores = ["" if q in manual else f"{r.score(q):g}" for q in qnames]
+                scores = ["" if q in manual and q not in r.questions else f"{r.score(q):g}" for q in qnames]
                 numbers = [*scores, f"{r.total:g}", f"{possible:g}", f"{by_hand:g}"]
                 texts = [r.path.name, " | ".join(n.splitlines()[0] for n in notes), " | ".join(r.flags)]
                 theirs = [0, *range(len(numbers) + 1, len(numbers) + 4)]  # student; file, notes, flags
@@ -828,6 +879,9 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
         for r, page in zip(rows, feedback_page_names([r.student for r in rows])):
             (feedback / page).parent.mkdir(exist_ok=True)
             (feedback / page).write_text(feedback_html(r, grader), encoding="utf-8")
+        handgrade.save_results(rows, grader, out)
+        if not (out / "hand" / name).exists():  # the teacher's points file is written once per grading
+            handgrade.write_hand_pages(rows, grader, out)
         written.append(csv_path)
     make_readable(out)
     return written
@@ -849,9 +903,13 @@ def grade(
     submission_seconds: float = SUBMISSION_SECONDS,
     scheduler: str | None = None,
     tls: str | Path | None = None,
+    replace: bool = False,
 ) -> tuple[list[SubmissionResult], list[Path]]:
     """Grade every submission in `submissions` (a folder, or a zip archive of one; in parallel,
     `jobs` at a time); write the reports.
+
+    An earlier grading of the same assignment in `out` is refused before anything runs, unless
+    `replace`: then it is moved whole into `out/earlier/` (`handgrade.set_aside_earlier_run`).
 
     Each submission runs in its own sandbox (bubblewrap; see `gamekit.sandbox`) for at most
     `submission_seconds` in all, and its answers are judged as plain data by one fresh process
@@ -882,6 +940,7 @@ def grade(
             results.append(SubmissionResult(sub.student, name or "unknown", sub.path, error=error))
             continue
         todo.append((sub, graders[name]))
+    handgrade.set_aside_earlier_run(Path(out), [g.name for _, g in todo], replace)
     done_count = 0
     lock = threading.Lock()
 
@@ -917,6 +976,7 @@ def grade(
         for i, (nb, sandbox, seconds) in mine:
             res = assemble(todo[i][0], grader, nb, sandbox, verdicts.get(str(i), {"error": "no verdict"}))
             res.seconds = seconds
+            res.by_hand = handgrade.hand_answers(nb, grader)
             results.append(res)
     unknown = [r for r in results if r.assignment not in graders]
     for r in unknown:

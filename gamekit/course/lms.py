@@ -94,6 +94,7 @@ class MoodleSubmissions:
     participants: set[str] = field(default_factory=set)  # every participant id seen, with or without a notebook
     allowed: frozenset[str] | None = None  # the worksheet's participants, if a worksheet was given
     problems: dict[str, list[str]] = field(default_factory=dict)  # participant id ("" for the archive) -> notes
+    uploads: dict[str, list[str]] = field(default_factory=dict)  # participant id -> the files they uploaded
 
     def note(self, who: str, text: str) -> None:
         self.problems.setdefault(who, []).append(text)
@@ -169,6 +170,7 @@ def _unsafe(path: str) -> str | None:
 
 def _take(out: MoodleSubmissions, pid: str, inner: str, size_of: int, read: object) -> int:
     """Check one file of participant `pid` and place it; returns the bytes taken."""
+    out.uploads.setdefault(pid, []).append(_safe_name(inner) or inner[:80])
     if not inner.lower().endswith(".ipynb"):
         out.note(pid, f"{_safe_name(inner) or inner[:80]!r} is not a notebook (.ipynb): not graded")
         return 0
@@ -578,19 +580,25 @@ def moodle_feedback(result, grader) -> str:
     the hints of failed public checks, the grader's notes; never a hidden test."""
     import html
 
+    from .grade import points_summary
+    from .handgrade import exercise_label, points_text
+
     e = html.escape
-    possible = sum(float(q["points"] or 0) for q in grader.questions if not q.get("manual"))
-    lines = [f"{e(grader.name)}: {result.total:g} of {possible:g} points from the autograder."]
+    lines = [f"{e(grader.name)}: {e(points_summary(result, grader))}."]
     for q in grader.questions:
-        name = q["name"]
-        if q.get("manual"):
-            lines.append(f"{e(name)}: graded by your teacher ({float(q['points'] or 0):g} points).")
-            continue
+        name, label = q["name"], exercise_label(q["name"])
         got = result.questions.get(name)
-        if got is None:
-            lines.append(f"{e(name)}: 0 of {float(q['points'] or 0):g} (not graded, see the notes).")
+        if q.get("manual"):
+            if got is not None and got.get("by_hand"):
+                lines.append(f"{e(label)}: {got['score']:g} of {got['possible']:g} (graded by your teacher).")
+            else:
+                top = points_text(float(q["points"] or 0))
+                lines.append(f"{e(label)}: graded by your teacher, up to {top} (not given yet).")
             continue
-        text = f"{e(name)}: {got['score']:g} of {got['possible']:g}"
+        if got is None:
+            lines.append(f"{e(label)}: 0 of {float(q['points'] or 0):g} (not graded, see the notes).")
+            continue
+        text = f"{e(label)}: {got['score']:g} of {got['possible']:g}"
         public = [c for c in got["cases"] if not c["hidden"]]
         failed = [c for c in public if not c["passed"]]
         if name in result.stopped:
