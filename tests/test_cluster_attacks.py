@@ -385,3 +385,31 @@ def test_a_record_refused_unread_is_not_a_record():
     spec = {"id": 7, "game": "nim", "agents": ["a", "b"]}
     with pytest.raises(ValueError, match="game 7: refused"):
         parse_record(NotPlainData("refused"), spec)
+
+
+@pytest.mark.slow  # uses the rigged worker
+def test_dasks_msgpack_deserialisers_alone_still_run_a_workers_type_and_exception(rigged_cluster, tmp_path):
+    """Why `connect` does more than `Client(deserializers=["msgpack"])`: that refuses a pickled result,
+    but the client still unpickles a finished task's type and an erred task's exception."""
+    import nbformat
+    from dask.distributed import Client
+
+    from gamekit.course import grade, gradecluster
+    from gamekit.tournament.cluster import play_game_json, security
+
+    c = rigged_cluster
+    t = Tournament(tmp_path / "t.sqlite", [AGENTS / "first_free.py", AGENTS / "random_mover.py"], game="nim")
+    with pytest.raises(ValueError):
+        t.run(scheduler=c.address, tls=c.certs, validate=False)  # the course's client: nothing runs
+    assert _ran(c.canary, os.getpid()) == []
+    nb = nbformat.writes(nbformat.v4.new_notebook())
+    with Client(c.address, security=security(c.certs, "client"), deserializers=["msgpack"], timeout=60) as client:
+        with pytest.raises(TypeError, match="only able to deserialize data with"):
+            client.submit(play_game_json, t.remaining()[0].as_dict(), pure=False).result(timeout=120)
+        job = client.submit(gradecluster.sandbox_run_json, grade.run_in_sandbox, nb, {"questions": []}, 10, False,
+                            None, pure=False)  # fmt: skip
+        with pytest.raises(ValueError, match="boom"):
+            job.result(timeout=60)
+    assert _ran(c.canary, os.getpid()) == ["exception", "type"]
+    for p in c.canary.iterdir():
+        p.unlink()
