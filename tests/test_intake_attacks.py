@@ -423,3 +423,22 @@ def test_submissions_are_read_when_graded_not_all_at_once(tmp_path):
     assert nb is None and "symbolic link" in (run.error or "")
     nb, run = grade.read_submission(found["bob"])
     assert nb is not None and run.error is None
+
+
+# --- self-study: the teacher is told that its hashes are no secret ------------------------------
+
+
+@pytest.mark.parametrize("self_study", [True, False])
+def test_publishing_self_study_copies_says_their_answers_can_be_recovered(tmp_path, capsys, self_study):
+    from gamekit.course import publish
+    from gamekit.course.selfstudy import SELF_STUDY_NOTE, answer_digest
+
+    (tmp_path / "edition").mkdir()
+    (tmp_path / "edition" / "mine.txt").write_text("not an edition")  # stops publish after the note
+    with pytest.raises(ValueError, match="neither empty nor a student edition"):
+        publish.publish(tmp_path / "edition", [], tmp_path / "assign", self_study=self_study, run_tests=False)
+    err = capsys.readouterr().err
+    assert (SELF_STUDY_NOTE in err) == self_study and "not graded" in SELF_STUDY_NOTE
+    # what the note says: a count is found back from its hash (and the copy's salt) by trying candidates
+    digest = answer_digest("salt-of-the-copy", 4_432)
+    assert next(n for n in range(10_000) if answer_digest("salt-of-the-copy", n) == digest) == 4_432

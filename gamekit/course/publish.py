@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from urllib.parse import quote
 import nbformat
 
 from .assign import Assigned, assign_all, is_assignment, student_leaks
+from .selfstudy import SELF_STUDY_NOTE
 from .tidy import tidy_notebook
 from .titles import START_PAGE, START_TITLE, lesson_title
 
@@ -316,6 +318,8 @@ def publish(
     """
     out = Path(out)
     masters = [Path(m) for m in masters]
+    if self_study:
+        print(SELF_STUDY_NOTE, file=sys.stderr)
     done = assign_all(masters, Path(assign_dir), run_tests=run_tests, self_study=self_study, jobs=jobs)
     _open_repository(out, branch)
     with tempfile.TemporaryDirectory(prefix="gamekit-edition-") as tmp:

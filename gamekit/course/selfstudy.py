@@ -31,7 +31,23 @@ from dataclasses import dataclass
 from ..sandbox.plain import graded_answers
 from .checks import canonical, rounded, unordered
 
-__all__ = ["answer_digest", "canonical", "CheckResult", "form_digest", "rounded", "SelfStudy", "unordered"]
+__all__ = [
+    "answer_digest",
+    "canonical",
+    "CheckResult",
+    "form_digest",
+    "rounded",
+    "SELF_STUDY_NOTE",
+    "SelfStudy",
+    "unordered",
+]
+
+#: What the teacher is told whenever self-study copies are published: the hashes are no secret.
+SELF_STUDY_NOTE = (
+    "note: a self-study copy's answers can be recovered by trying candidates against its salted hashes "
+    "(an exercise with few plausible answers, such as a count or a move, in seconds); publish self-study "
+    "copies only of lessons that are not graded"
+)
 
 
 def form_digest(salt: str, form: object) -> str:
