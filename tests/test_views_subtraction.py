@@ -8,6 +8,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import ipywidgets as widgets
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -291,12 +292,39 @@ def test_play_widget_bad_start_shows_a_message_and_changes_nothing(bad):
     w = SubtractionPlay(start=22, opponent="optimal")
     w.move_buttons[0].click()
     before, game = list(w.course), w.game
-    w.start_box.value = bad
-    w.new_button.click()
-    assert w.course == before and w.game is game
+    assert not w.new_game(bad)
+    assert w.course == before and w.game is game and w.start_box.value == 22
     assert "start must be a whole number" in w.message.value
     with pytest.raises(ValueError):
         parse_start(bad)
+
+
+@pytest.mark.parametrize("bad", [-4, 0, 201, 100_000])
+def test_play_widget_start_box_refuses_a_number_out_of_range_and_keeps_the_game(bad):
+    w = SubtractionPlay(start=22, opponent="optimal")
+    w.move_buttons[0].click()
+    before, game = list(w.course), w.game
+    w.start_box.value = bad  # typed (or stepped with the arrow keys) and sent with Enter
+    assert w.course == before and w.game is game and not w.over
+    assert "start must be a whole number from 1 to 200" in w.message.value and "b00020" in w.message.value
+    assert not any(b.disabled for b in w.move_buttons)  # the game on the board goes on
+    assert w.play_move(w.game.legal_moves(w.state)[0])
+
+
+def test_play_widget_enter_in_the_start_box_starts_a_new_game_and_buttons_end_disabled():
+    w = SubtractionPlay(start=22, opponent="optimal", seed=3)
+    assert isinstance(w.start_box, widgets.IntText) and not w.start_box.continuous_update  # arrows step, Enter sends
+    w.start_box.value = 4  # Enter after typing 4: a new game at once, no click on "New game"
+    assert w.course == [4] and "New game from 4" in w.message.value
+    assert not any(b.disabled for b in w.move_buttons)
+    w.move_buttons[0].click()  # 4 -> 1: the computer must go below zero
+    assert w.over and all(b.disabled for b in w.move_buttons)
+    assert all(b.tooltip.endswith("(game over)") for b in w.move_buttons)
+    assert "Press 'New game' to play again" in w.message.value
+    w.new_button.click()  # the same start again
+    assert w.course == [4] and not any(b.disabled for b in w.move_buttons)
+    w.new_game(13)  # a start set by code shows in the box, and starts no second game
+    assert w.start_box.value == 13 and w.course == [13] and w._games_started == 4
 
 
 def test_play_widget_new_game_settings_and_reproducible_random_opponent():
@@ -477,3 +505,64 @@ def test_widget_labels_are_as_wide_as_their_text(make):
     for c in _controls(make().root):
         if isinstance(c, widgets.ToggleButtons):
             assert c.style.button_width == "auto"
+
+
+# -- the red-numbers strip, the forward tree's and the rate widget's texts -------------------------
+
+
+def _boxes(fig, artists):
+    renderer = fig.canvas.get_renderer()
+    return [a.get_window_extent(renderer) for a in artists]
+
+
+@pytest.mark.parametrize("upto", [40, 60])
+def test_number_strip_labels_overlap_nothing_and_colours_follow_the_mod_8_rule(upto):
+    from gamekit.views.alt import alt_text
+    from gamekit.views.subtraction import draw_number_strip
+
+    for dpi in (72, 100):  # JupyterLab's width and a projector slide
+        ax = draw_number_strip(upto)
+        fig = ax.figure
+        fig.set_dpi(dpi)
+        fig.canvas.draw()
+        texts = [t for t in ax.texts]
+        assert [int(t.get_text()) for t in texts] == list(range(upto + 1))
+        labels = _boxes(fig, texts)
+        hatched = _boxes(fig, [p for p in ax.patches if p.get_hatch()])
+        assert all(not a.overlaps(b) for i, a in enumerate(labels) for b in labels[i + 1 :])
+        assert all(not a.overlaps(h) for a in labels for h in hatched)  # a number never sits on the hatching
+        assert min(b.height for b in labels) >= 14 * dpi / 72 * 0.6  # 14-point digits
+        plt.close(fig)
+    red = [n for n in range(upto + 1) if n % 8 in (0, 1, 2)]
+    assert len(hatched) == len(red) and alt_text(ax.figure).endswith(
+        f"{', '.join(map(str, red))}; the other {upto + 1 - len(red)} blue"
+    )
+
+
+def test_forward_tree_alt_text_names_the_repeated_number_and_the_leaves():
+    from gamekit.views.alt import alt_text
+    from gamekit.views.subtraction import draw_forward_tree, forward_tree
+
+    g = forward_tree(10)
+    leaves = sum(1 for v in g if g.nodes[v]["n"] <= 0)
+    text = alt_text(draw_forward_tree(10).figure)
+    assert text.startswith("Tree (The forward game tree from 10: 22 nodes): 22 nodes, ")
+    assert f"{leaves} of them leaves" in text and leaves == 15
+    assert "the number 2 appears 2 times (after −3 −5 and after −5 −3)" in text
+    plt.close("all")
+
+
+def test_mixed_rate_widget_shows_every_rate_with_its_wilson_interval():
+    from gamekit.stats import wilson
+    from gamekit.views.alt import alt_text
+
+    w = MixedRateExplorer(ps=(0.0, 0.5, 1.0), games=40, seed=2026, p=0.5)
+    k = round(w.rates[0.5] * 40)
+    lo, hi = wilson(k, 40)
+    assert w.intervals[0.5] == (lo, hi) and lo < w.rates[0.5] < hi
+    assert f"95 % interval {lo:.1%} to {hi:.1%}" in w.readout.value
+    w.slider.value = 1.0
+    assert f"{w.intervals[1.0][0]:.1%} to {w.intervals[1.0][1]:.1%}" in w.readout.value
+    fig = w.snapshot()
+    assert "grey band of 95 % Wilson intervals" in alt_text(fig) and f"1: {w.rates[1.0]:.2f}" in alt_text(fig)
+    plt.close("all")

@@ -22,6 +22,7 @@ from typing import Any
 
 __all__ = [
     "alt_table",
+    "plain_text",
     "alt_text",
     "describe_axes",
     "figure_metadata",
@@ -46,6 +47,43 @@ FIGURE_KINDS = (
 _ALT = "_gamekit_alt"
 _MARKER_WORDS = {"o": "circles", "s": "squares", "x": "crosses", ".": "dots", "^": "triangles", "v": "triangles down"}
 _TABLE = "_gamekit_alt_table"
+
+
+_TEX_WORDS = {
+    r"\cdot": "·",
+    r"\times": "×",
+    r"\le": "≤",
+    r"\ge": "≥",
+    r"\lceil": "⌈",
+    r"\rceil": "⌉",
+    r"\lfloor": "⌊",
+    r"\rfloor": "⌋",
+    r"\infty": "∞",
+    r"\alpha": "α",
+    r"\beta": "β",
+    r"\xi": "ξ",
+    r"\mathcal": "",
+}
+
+
+def plain_text(text: str) -> str:
+    r"""`text` with its LaTeX math written as a screen reader can say it: `$b^{3d/4}$` -> "b^(3d/4)",
+    `$R_{k_1}$` -> "R_k1", `$\cdot$` -> "·"; text outside `$...$` is kept as it is."""
+    import re
+
+    def math(m: re.Match[str]) -> str:
+        body = m.group(1)
+        for word, said in _TEX_WORDS.items():
+            body = re.sub(re.escape(word) + r"(?![A-Za-z])", said, body)
+        for _ in range(4):  # nested groups, innermost first
+            body = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1/\2)", body)
+            body = re.sub(
+                r"\^\{([^{}]*)\}", lambda g: "^" + (g.group(1) if len(g.group(1)) == 1 else f"({g.group(1)})"), body
+            )
+            body = re.sub(r"_\{([^{}]*)\}", lambda g: "_" + g.group(1).replace("_", ""), body)
+        return body.replace("{", "").replace("}", "").replace("\\", "")
+
+    return re.sub(r"\$([^$]*)\$", math, text)
 
 
 def set_alt(target: Any, text: str, table: tuple[Sequence[str], Sequence[Sequence[Any]]] | None = None) -> Any:
@@ -88,8 +126,21 @@ def _is_colorbar(ax: Any) -> bool:
 
 
 def _titled(ax: Any, kind: str, body: str) -> str:
-    title = ax.get_title().strip().replace("\n", " ")
+    title = plain_text(ax.get_title().strip().replace("\n", " "))
     return f"{kind}" + (f" ({title})" if title else "") + f": {body}"
+
+
+def _series(ax: Any) -> list[Any]:
+    """The lines of `ax` that are data series: not an error bar's caps or bars, not a reference line
+    across the axes (`axhline`, `axvline`: drawn in axes coordinates), at least two points."""
+    from matplotlib.container import ErrorbarContainer
+
+    caps = {id(c) for e in ax.containers if isinstance(e, ErrorbarContainer) for c in e.lines[1]}
+    return [
+        ln
+        for ln in ax.lines
+        if len(ln.get_xdata()) > 1 and id(ln) not in caps and ln.get_transform().contains_branch(ax.transData)
+    ]
 
 
 def describe_axes(ax: Any) -> str:
@@ -128,12 +179,12 @@ def describe_axes(ax: Any) -> str:
     n_points = sum(int(np.shape(c.get_offsets())[0]) for c in points)
     if not ax.axison and n_points and (segments or arrows):
         return _titled(ax, "Graph", f"{n_points} nodes and {segments + arrows} edges")
-    lines = [ln for ln in ax.lines if len(ln.get_xdata()) > 1]
+    lines = _series(ax)
     if lines:
         ys = [float(y) for ln in lines for y in ln.get_ydata() if math.isfinite(float(y))]
         xs = [float(x) for ln in lines for x in ln.get_xdata() if math.isfinite(float(x))]
-        labels = [ln.get_label() for ln in lines if not ln.get_label().startswith("_")]
-        body = f"{len(lines)} line{'s' if len(lines) > 1 else ''}" + (f" ({', '.join(labels[:4])})" if labels else "")
+        labels = [plain_text(ln.get_label()) for ln in lines if not ln.get_label().startswith("_")]
+        body = f"{len(lines)} line{'s' if len(lines) > 1 else ''}" + (f" ({'; '.join(labels)})" if labels else "")
         if xs and ys:
             body += f"; {xlabel or 'x'} from {num(min(xs))} to {num(max(xs))}"
             body += f", {ylabel or 'y'} from {num(min(ys))} to {num(max(ys))}"

@@ -43,6 +43,7 @@ from ..games.subtraction import SOURCE_MOVES, SubtractionGame, SubtractionState,
 from ..match import GameRecord, random_start, tournament
 from ..players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
 from ..protocol import IllegalMoveError, Winner, check_bool, check_int, check_name, check_probability, is_int
+from ..stats import wilson
 from .alt import set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, NODE_SHAPE, RED
 from .style import FONT, TITLE, readable
@@ -60,6 +61,7 @@ __all__ = [
     "draw_course",
     "draw_forward_tree",
     "draw_number_graph",
+    "draw_number_strip",
     "draw_tree_growth",
     "edge_colour",
     "edge_colours",
@@ -199,6 +201,42 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
         bbox_to_anchor=(1.0, 1.0),
         fontsize=FONT,
         frameon=False,
+    )
+
+
+#: Numbers per row of `draw_number_strip`: wide enough cells for two-digit labels on a 1280-px slide.
+STRIP_ROW = 21
+
+
+def draw_number_strip(upto: int = 40, moves: Iterable[int] = SOURCE_MOVES, per_row: int = STRIP_ROW, ax=None):
+    """The numbers 0..upto as a strip of squares, red or blue, in rows of `per_row` (left to right,
+    then the next row). Red squares also carry a hatched band below their number (never colour
+    alone), and no label overlaps another or the hatching: each number has a cell about twice as
+    wide as its text. Returns the axes."""
+    moves = check_draw_moves(moves)
+    upto = _check_draw_N(upto, "upto")
+    per_row = check_int(per_row, "per_row", minimum=1, maximum=60)
+    rows = (upto + per_row) // per_row
+    if ax is None:
+        _, ax = plt.subplots(figsize=(12, rows * 12 / per_row + 0.1))
+    red = [n for n in range(upto + 1) if _is_red(n, moves)]
+    for n in range(upto + 1):
+        x, y = n % per_row, -(n // per_row)
+        is_red = n in red
+        ax.add_patch(plt.Rectangle((x + 0.04, y + 0.04), 0.92, 0.92, facecolor=RED if is_red else BLUE, linewidth=0))
+        if is_red:  # the hatching in a band of its own, under the number
+            ax.add_patch(
+                plt.Rectangle((x + 0.04, y + 0.04), 0.92, 0.22, fill=False, hatch="///", edgecolor="white", linewidth=0)
+            )
+        ax.text(x + 0.5, y + 0.6, str(n), ha="center", va="center", color="white", fontsize=FONT, fontweight="bold")
+    ax.set_xlim(0, per_row)
+    ax.set_ylim(-rows + 1, 1)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    return set_alt(
+        ax,
+        f"Chart: the numbers 0 to {upto} as squares in rows of {per_row}, {len(red)} red (hatched: the player to move "
+        f"there loses): {', '.join(map(str, red))}; the other {upto + 1 - len(red)} blue",
     )
 
 
@@ -605,7 +643,29 @@ def draw_forward_tree(n: int = 10, moves: Iterable[int] = SOURCE_MOVES, ax=None,
         )
     ax.set_title(title or f"The forward game tree from {n}: {len(g)} nodes", fontsize=TITLE)
     ax.axis("off")
-    return ax
+    return set_alt(ax, _forward_tree_alt(g, ax.get_title()))
+
+
+def _forward_tree_alt(g: nx.DiGraph, title: str) -> str:
+    """What the forward tree shows: its size, its leaves, and the numbers it meets more than once."""
+    leaves = [v for v in g if g.nodes[v]["colour"] == "end"]
+    seen: dict[int, list[tuple[int, ...]]] = {}
+    for v in sorted(g, key=lambda path: (len(path), path)):
+        if g.nodes[v]["colour"] != "end" and v:
+            seen.setdefault(g.nodes[v]["n"], []).append(v)
+    repeated = [(k, paths) for k, paths in seen.items() if len(paths) > 1]
+    said = "; ".join(
+        f"the number {k} appears {len(paths)} times (after "
+        + " and after ".join(" ".join(f"−{d}" for d in path) for path in paths[:3])
+        + (", ..." if len(paths) > 3 else "")
+        + ")"
+        for k, paths in repeated[:3]
+    )
+    return (
+        f"Tree ({title}): {len(g)} nodes, {len(leaves)} of them leaves (numbers 0 or below: the game is over); "
+        + (said or "no number appears twice")
+        + (f"; {len(repeated) - 3} more numbers appear more than once" if len(repeated) > 3 else "")
+    )
 
 
 @dataclass(frozen=True)
@@ -729,6 +789,10 @@ class SubtractionPlay(SnapshotWidget):
     The pure model: `new_game(start, opponent, human_first)` and `play_move(d)` (the buttons
     call them). Each returns True when it did something and False (with an error message,
     nothing changed) when the action was not allowed.
+
+    With the keyboard: the start is a number box (arrow keys step it; Enter starts a new game from
+    it, as "New game" does), Tab reaches every control, and the move buttons are disabled once the
+    game is over. A start out of range is refused with a message, and the game on the board stays.
     """
 
     #: The course graph is drawn at 110 dpi (its 14-point text 21 pixels tall) and shown at its own
@@ -752,13 +816,15 @@ class SubtractionPlay(SnapshotWidget):
         human_first = check_bool(human_first, "human_first")
         if seed is not None:
             seed = check_int(seed, "seed", minimum=0)
-        parse_start(start)  # a bad start is refused here with its own TypeError/ValueError
+        start = parse_start(start)  # a bad start is refused here with its own TypeError/ValueError
         self.seed = seed
         self._games_started = 0
+        self._showing_start = False  # True while new_game writes the start into the box (not a new entry)
         # labels as wide as their text (ipywidgets' fixed widths cut "opponent" on a slide's larger font)
         wide = {"description_width": "initial"}
-        self.start_box = widgets.Text(
-            value=str(start), description="start", style=wide, layout=widgets.Layout(width="170px")
+        # a number box: arrow keys step it, and it sends its value when Enter is pressed (or focus leaves)
+        self.start_box = widgets.IntText(
+            value=start, description="start", continuous_update=False, style=wide, layout=widgets.Layout(width="170px")
         )
         self.new_button = widgets.Button(description="New game", layout=widgets.Layout(width="auto"))
         self.opponent_box = widgets.Dropdown(
@@ -777,6 +843,7 @@ class SubtractionPlay(SnapshotWidget):
         self.new_button.on_click(
             lambda _: self.new_game(self.start_box.value, self.opponent_box.value, self.first_box.value == "you start")
         )
+        self.start_box.observe(self._start_entered, names="value")
         for d, button in zip(self.moves, self.move_buttons):
             button.on_click(lambda _, d=d: self.play_move(d))
         self.root = widgets.VBox(
@@ -793,6 +860,11 @@ class SubtractionPlay(SnapshotWidget):
         )
         if not self.new_game(start, opponent, human_first):
             raise ValueError(self.message.value)
+
+    def _start_entered(self, change: dict) -> None:
+        """A start typed into the box and sent (Enter): a new game from it, with the current settings."""
+        if not self._showing_start:
+            self.new_game(change["new"])
 
     # -- the pure model ------------------------------------------------------------------
     @property
@@ -836,6 +908,11 @@ class SubtractionPlay(SnapshotWidget):
         self.state = self.game.initial_state()
         self.players = ("you", "computer") if first else ("computer", "you")
         self.course = [start]
+        self._showing_start = True
+        try:
+            self.start_box.value = start
+        finally:
+            self._showing_start = False
         text = f"New game from {start} against the {kind} strategy."
         if not first:
             text += f" The computer subtracted {self._computer_moves()}."
@@ -856,7 +933,11 @@ class SubtractionPlay(SnapshotWidget):
         text = f"You subtracted {d}."
         if not self.over:
             text += f" The computer subtracted {self._computer_moves()}."
-        text += f" Game over at {self.n}: {self.winner_name} won." if self.over else f" Now at {self.n}: your move."
+        text += (
+            f" Game over at {self.n}: {self.winner_name} won. Press 'New game' to play again."
+            if self.over
+            else f" Now at {self.n}: your move."
+        )
         self.say(text, "info")
         self._refresh()
         return True
@@ -881,7 +962,10 @@ class SubtractionPlay(SnapshotWidget):
     def _refresh(self) -> None:
         self.status.value = self.status_text()
         for d, button in zip(self.moves, self.move_buttons):  # names for a screen reader
-            button.tooltip = f"subtract {d}" + (f" (from {self.n} to {self.n - d})" if not self.over else "")
+            button.tooltip = f"subtract {d}" + (
+                f" (from {self.n} to {self.n - d})" if not self.over else " (game over)"
+            )
+            button.disabled = self.over
         fig = self.snapshot()
         self.image.show(fig, self.IMAGE_DPI)
 
@@ -979,7 +1063,8 @@ def mixed_win_rate(p: float, games: int = 200, seed: int = 0, low: int = 20, hig
 
 
 class MixedRateExplorer(SnapshotWidget):
-    """A list of p shows the win rate of mixed(p) against random, with the curve over p."""
+    """A list of p shows the win rate of mixed(p) against random, with its 95 % Wilson interval, and
+    the curve over p with the intervals as a band (a sampled rate is never shown bare)."""
 
     #: The plot is drawn at 96 dpi and shown at its own width in CSS pixels (10 inches, trimmed).
     IMAGE_DPI, IMAGE_WIDTH = 96, 826
@@ -1001,6 +1086,7 @@ class MixedRateExplorer(SnapshotWidget):
         self.games = check_int(games, "games", minimum=2, maximum=100_000)
         self.seed = check_int(seed, "seed", minimum=0)
         self.rates = {x: mixed_win_rate(x, games, seed) for x in self.ps}
+        self.intervals = {x: wilson(round(r * self.games), self.games) for x, r in self.rates.items()}
         # a labelled list, not a slider: JupyterLab names a slider's handle for no screen reader
         self.slider = widgets.Dropdown(
             options=list(self.ps), value=self._nearest(p), description="p", style={"description_width": "initial"}
@@ -1020,17 +1106,29 @@ class MixedRateExplorer(SnapshotWidget):
         return self.slider.value
 
     def _refresh(self) -> None:
+        lo, hi = self.intervals[self.p]
         self.readout.value = (
             f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
-            "against the random strategy (seats alternate, starts 20..50)"
+            f"against the random strategy, 95 % interval {lo:.1%} to {hi:.1%} "
+            "(seats alternate, starts 20..50; other games give other rates, within such intervals)"
         )
         fig = self.snapshot()
         self.image.show(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(10, 5))
-        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=5)
-        ax.plot([self.p], [self.rates[self.p]], "o", color=RED, ms=10)
+        ax.fill_between(
+            self.ps,
+            [self.intervals[x][0] for x in self.ps],
+            [self.intervals[x][1] for x in self.ps],
+            color=GREY,
+            alpha=0.25,
+            linewidth=0,
+            label="95 % Wilson interval",
+        )
+        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=5, label="win rate")
+        ax.plot([self.p], [self.rates[self.p]], "D", color=RED, ms=10, label=f"p = {self.p:g}")
+        ax.legend(loc="lower right")
         ax.axhline(0.5, color=GREY, lw=1, ls="--")
         ax.set_xlabel("p (probability of the optimal move)")
         ax.set_ylabel("win rate against random")
@@ -1038,4 +1136,12 @@ class MixedRateExplorer(SnapshotWidget):
         ax.set_title(f"mixed(p) vs random, {self.games} games per p (seed {self.seed})")
         ax.grid(alpha=0.3)
         readable(ax)
+        lo, hi = self.intervals[self.p]
+        set_alt(
+            ax,
+            f"Line chart ({ax.get_title()}): the win rate of mixed(p) against random for p = "
+            + "; ".join(f"{x:g}: {self.rates[x]:.2f}" for x in self.ps)
+            + f", with a grey band of 95 % Wilson intervals; p = {self.p:g} marked (a red diamond): "
+            f"{self.rates[self.p]:.3f}, interval {lo:.3f} to {hi:.3f}; dashed line at 0.5",
+        )
         return fig

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 
 from ..protocol import Game, State, guard_depth, require_game_methods
 from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
-from .alt import set_alt
+from .alt import plain_text, set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
 from .widgets import Picture, SnapshotWidget
@@ -462,6 +462,6 @@ def draw_nested_sets(ax, sets: Sequence[tuple[str, int]], title: str | None = No
     ax.axis("off")
     if title:
         ax.set_title(title, fontsize=fontsize + 1)
-    inside = "; ".join(f"{label}: {n:,}" for label, n in sets)
+    inside = "; ".join(f"{plain_text(label)}: {n:,}" for label, n in sets)
     set_alt(ax, f"Chart{f' ({title})' if title else ''}: {len(sets)} nested sets, outermost first: {inside}")
     return ax.figure
