@@ -5,6 +5,7 @@ written differently from the model solution) and checks that the notebook says w
 """
 
 import itertools
+import math
 import re
 from fractions import Fraction
 from functools import cache
@@ -350,24 +351,48 @@ def test_exercise_10_2_grades_named_tuple_and_dataclass_states_and_says_why_a_wr
                 exec("_data = probe()" + judge_part, judge)
 
 
-def test_exercise_9_3_accepts_the_textbook_wilson_interval_and_the_hull_and_no_wrong_score():
-    """11.5 points of 16: the textbook Wilson interval [0.474, 0.879] and gamekit's hull [0.444, 0.898]
-    both score; a score without the draws does not."""
+def test_exercise_9_5_accepts_the_textbook_wilson_interval_and_the_hull_and_no_wrong_score():
+    """13.5 points of 16 (13 wins, a draw, 2 losses): the textbook Wilson interval and gamekit's hull
+    both score; a score that drops the draw (13 of 15), or counts it as a loss (13 of 16), does not."""
     from gamekit.stats import wilson
 
-    scores = [1.0] * 11 + [0.5] + [0.0] * 4
-    records = [{"agents": ["win_first", "x"], "score": [s, 1 - s]} for s in scores]
+    scores = [1.0] * 13 + [0.5] + [0.0] * 2
+    records = [{"agents": ["perfect", "x"], "score": [s, 1 - s]} for s in scores]
+    records += [{"agents": ["x", "y"], "score": [1.0, 0.0]}] * 3  # games without the solver do not count
 
     class _Tournament:
         def records(self):
             return records
 
-    (hidden,) = _hidden_tests(_nb("09-class-tournament"), "q9_3")
-    textbook = (11.5 / 16, 0.4740, 0.8788)
-    assert wilson(11.5, 16) == pytest.approx((0.444, 0.898), abs=1e-3)
-    hull, no_draw = (11.5 / 16, *wilson(11.5, 16)), (11 / 16, *wilson(11, 16))
-    for answer, right in [(textbook, True), (hull, True), (no_draw, False)]:
-        env = {"np": np, "wilson": wilson, "tournament": _Tournament(), "answer_9_3": answer}
+    (hidden,) = _hidden_tests(_nb("09-tournament-part-ii"), "q9_5")
+    p, z = 13.5 / 16, 1.959963984540054
+    centre = (p + z**2 / 32) / (1 + z**2 / 16)
+    half = z * math.sqrt(p * (1 - p) / 16 + z**2 / (4 * 16**2)) / (1 + z**2 / 16)
+    textbook = (p, centre - half, centre + half)
+    assert textbook[1:] == pytest.approx((0.6041, 0.9503), abs=1e-4)  # Wilson 1927, worked by hand
+    hull = (p, *wilson(13.5, 16))
+    no_draw, draw_lost = (13 / 15, *wilson(13, 15)), (13 / 16, *wilson(13, 16))
+    for answer, right in [(textbook, True), (hull, True), (no_draw, False), (draw_lost, False)]:
+        env = {"np": np, "wilson": wilson, "tournament": _Tournament(), "answer_9_5": answer}
+        if right:
+            exec(hidden, env)
+        else:
+            with pytest.raises(AssertionError):
+                exec(hidden, env)
+
+
+def test_exercise_9_7_counts_either_look_once_per_duel():
+    """Two looks (after 10 and after 100 pairs): a duel that says "better" at both counts once; the
+    count of the second look alone, or of both looks added up, does not score."""
+    from gamekit.course.checks import same_answer
+
+    says = np.zeros((6, 100), dtype=bool)
+    says[0, 9] = says[1, 99] = True  # one look each
+    says[2, 9] = says[2, 99] = True  # both looks: one duel
+    says[3, 50] = True  # between the looks: never seen
+    (hidden,) = _hidden_tests(_nb("09-tournament-part-ii"), "q9_7")
+    for answer, right in [(3, True), (np.int64(3), True), (2, False), (4, False), (4.0, False)]:
+        env = {"np": np, "same_answer": same_answer, "says_better": says, "answer_9_7": answer}
         if right:
             exec(hidden, env)
         else:

@@ -642,12 +642,13 @@ def _exercise_6_4_judges() -> list[str]:
 
 
 def _judge_says(learner: QLearner, **change) -> str:
-    """What Ex. 6.4's hidden tests say about `learner` (its settings changed by `change`): "passes" or
-    "fails: " and the first failing test's message."""
+    """What Ex. 6.4's hidden tests say about `learner` (its settings changed by `change`), its probe's
+    data sent through the grader's plain-data codec: "passes" or "fails: " and the first failing test's message."""
     from gamekit import WinningPositions as WP
     from gamekit import is_p_position
+    from gamekit.sandbox.plain import dumps, loads
 
-    sent = (_settings(learner) | change, learner.encoding_labels())
+    sent = loads(dumps((_settings(learner) | change, learner.encoding_labels())))  # as the probe's data crosses
     for judge in _exercise_6_4_judges():
         env = {"QLearner": QLearner, "GAME": GAME, "pile_tuple": pile_tuple, "is_p_position": is_p_position,
                "WinningPositions": WP, "probe": lambda: sent}  # fmt: skip

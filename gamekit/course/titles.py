@@ -28,7 +28,8 @@ LESSONS: dict[str, str] = {
     "06-q-learning-nim": "Lesson 6 · Q-learning learns misère Nim",
     "07-mcts": "Lesson 7 · Monte Carlo Tree Search",
     "08-arena": "Lesson 8 · The arena",
-    "09-class-tournament": "Lesson 9 · The class tournament",
+    "09-class-tournament": "Lesson 9 · The class tournament, part I",
+    "09-tournament-part-ii": "Lesson 9 · The class tournament, part II: is A better than B?",
     "10-bring-your-own-game": "Lesson 10 · Bring your own game",
 }
 
