@@ -66,6 +66,11 @@ class Type:
         return (eval, (f"({ran('type')}, str)[1]",))
 
 
+class Warn:
+    def __reduce__(self):
+        return (eval, (f"({ran('warn')}, 'a warning')[1]",))
+
+
 class Boom(Exception):
     def __reduce__(self):
         return (eval, (f"({ran('exception')}, ValueError('boom'))[1]",))
@@ -76,7 +81,13 @@ def dask_setup(worker):
     from gamekit.tournament import cluster
 
     play = cluster.play_game_json
-    cluster.play_game_json = lambda spec: Text(play(spec))
+
+    def play_rigged(spec):
+        warning = {"message": pickle.dumps(Warn()), "category": pickle.dumps(UserWarning)}
+        worker.log_event("warn", warning)  # a client subscribes to "warn" and unpickles both
+        return Text(play(spec))
+
+    cluster.play_game_json = play_rigged
 
     def sandbox_run_json(*args, **kwargs):
         raise Boom()
@@ -148,6 +159,14 @@ def _ran(canary: Path, pid: int) -> list[str]:
     return sorted(p.name.rsplit("-", 1)[0] for p in canary.iterdir() if p.name.endswith(f"-{pid}"))
 
 
+def _wait_ran(canary: Path, pid: int, expected: list[str], seconds: float = 10) -> list[str]:
+    """The payloads that ran in `pid`, once they are `expected` or after `seconds` (events come late)."""
+    deadline = time.monotonic() + seconds
+    while _ran(canary, pid) != expected and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return _ran(canary, pid)
+
+
 def _wait_for(log: Path, text: str, proc: subprocess.Popen, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while text not in log.read_text():
@@ -193,17 +212,15 @@ def test_a_rigged_workers_results_run_nothing_on_the_teachers_side(rigged_cluste
     with pytest.raises(ValueError, match="serialised with pickle, which runs code when read; it was refused unread"):
         t.run(scheduler=c.address, tls=c.certs, validate=False)
     assert t.records() == []
+    time.sleep(1)  # the warning event comes after the result: it would have run by now
     assert _ran(c.canary, os.getpid()) == [] and _ran(c.canary, c.scheduler.pid) == []
     # switched off: the same game read with Dask's default client runs the payload here, and the
     # record it yields is the genuine one, which the record check accepts
     spec = t.remaining()[0].as_dict()
     with Client(c.address, security=security(c.certs, "client"), timeout=60) as client:
         text = client.submit(play_game_json, spec, pure=False).result(timeout=120)
-        deadline = time.monotonic() + 10
-        while "type" not in _ran(c.canary, os.getpid()) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        assert _wait_ran(c.canary, os.getpid(), ["result", "type", "warn"]) == ["result", "type", "warn"]
     assert parse_record(text, spec)["id"] == spec["id"]
-    assert _ran(c.canary, os.getpid()) == ["result", "type"]
     assert _ran(c.canary, c.scheduler.pid) == []
     for p in c.canary.iterdir():
         p.unlink()
@@ -390,7 +407,7 @@ def test_a_record_refused_unread_is_not_a_record():
 @pytest.mark.slow  # uses the rigged worker
 def test_dasks_msgpack_deserialisers_alone_still_run_a_workers_type_and_exception(rigged_cluster, tmp_path):
     """Why `connect` does more than `Client(deserializers=["msgpack"])`: that refuses a pickled result,
-    but the client still unpickles a finished task's type and an erred task's exception."""
+    but the client still unpickles a finished task's type, an erred task's exception and a warning."""
     import nbformat
     from dask.distributed import Client
 
@@ -410,6 +427,6 @@ def test_dasks_msgpack_deserialisers_alone_still_run_a_workers_type_and_exceptio
                             None, pure=False)  # fmt: skip
         with pytest.raises(ValueError, match="boom"):
             job.result(timeout=60)
-    assert _ran(c.canary, os.getpid()) == ["exception", "type"]
+        assert _wait_ran(c.canary, os.getpid(), ["exception", "type", "warn"]) == ["exception", "type", "warn"]
     for p in c.canary.iterdir():
         p.unlink()

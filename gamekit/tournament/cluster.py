@@ -26,18 +26,18 @@ limits (`gamekit.jsonio`) and checks against the game it asked for; the agents t
 the workers inside the same bubblewrap sandbox as locally, so they reach no network (no scheduler).
 
 Nothing a worker sends is unpickled on the teacher's side. Dask's wire format carries pickles
-(`__Pickled__` parts are unpickled whatever a reader's deserialisers say, `__Serialized__` parts
-by the reader's list, a finished task's type and an erred task's exception as pickled bytes), so a
+(`__Pickled__` parts are unpickled whatever a reader's deserialisers say, `__Serialized__` parts by
+the reader's list, a finished task's type, an erred task's exception, a `warn` event as pickled bytes), so a
 worker's key could run code in the scheduler and in the teacher's process. `guard_reading` makes
 every TLS connection of a process read plain data only (msgpack; a pickle closes the connection,
 pickled data becomes a `NotPlainData` that stands in for it, unread) unless the peer's certificate
 is of a role this process takes orders from: a scheduler trusts only the teacher's client, a worker
 or nanny only the scheduler, and the teacher's client (`connect`) trusts nobody: it also drops a
-task's pickled type and exception. Workers check whom they serve: a worker or nanny connects to its
-scheduler only if that end proves the scheduler's role (`guard_scheduler_role`), so a scheduler
-started with a lab PC's worker key gets no worker. The worker's certificate still serves TLS (a
-worker listens: the scheduler fetches results from it), which is why the role is checked by name
-after the handshake, on both sides, and not by key usage.
+task's pickled type, exception and events (`_plain_client`). Workers check whom they serve: a
+worker or nanny connects to its scheduler only if that end proves the scheduler's role
+(`guard_scheduler_role`), so a scheduler started with a lab PC's worker key gets no worker. The
+worker's certificate still serves TLS (a worker listens: the scheduler fetches results from it),
+which is why the role is checked by name after the handshake, on both sides, and not by key usage.
 """
 
 from __future__ import annotations
@@ -240,10 +240,8 @@ def connect(scheduler: str, folder: str | Path) -> Iterator[Any]:
     other end proves the scheduler's role: any certificate of the authority passes TLS, so a lab
     PC's worker key could otherwise pose as the scheduler (given a place on the network) and send
     the teacher rigged records."""
-    from dask.distributed import Client
-
     guard_reading(None)  # installs the plain reader; this process's other Dask connections keep Dask's ways
-    with Client(
+    with _plain_client()(
         scheduler, security=_plain_security(folder), deserializers=list(PLAIN), direct_to_workers=False, timeout=60
     ) as client:
         role = peer_role(getattr(getattr(client, "scheduler_comm", None), "comm", None))
@@ -252,7 +250,6 @@ def connect(scheduler: str, folder: str | Path) -> Iterator[Any]:
                 f"the server at {scheduler} proved the certificate of a {role or 'stranger'}, not the "
                 "scheduler's: nothing was sent to it"
             )
-        _plain_reports(client)
         yield client
 
 
@@ -412,21 +409,31 @@ def _plain_security(folder: str | Path) -> Any:
     )
 
 
-def _plain_reports(client: Any) -> None:
-    """The client's handlers for a finished task's type and an erred task's exception and traceback,
-    which Dask unpickles from bytes a worker chose: the type is dropped, the error is a `NotPlainData`."""
-    handlers = client._stream_handlers
-    in_memory, erred = handlers["key-in-memory"], handlers["task-erred"]
+def _plain_client() -> Any:
+    """Dask's `Client`, minus what it unpickles from bytes a worker chose, reached through the
+    scheduler: a finished task's type (dropped), an erred task's exception and traceback (a
+    `NotPlainData` and none), and events (`warn` unpickles its message and category; every event is
+    dropped, and the client subscribes to none). Overridden methods, so they hold from the first message."""
+    from dask.distributed import Client
 
-    def key_in_memory(key: Any = None, type: Any = None, workers: Any = None, **_: Any) -> Any:
-        return in_memory(key=key, workers=workers)
+    class PlainClient(Client):
+        def _handle_key_in_memory(self, key: Any = None, type: Any = None, workers: Any = None) -> Any:
+            return super()._handle_key_in_memory(key=key, type=None, workers=workers)
 
-    def task_erred(key: Any = None, exception: Any = None, traceback: Any = None, **_: Any) -> Any:
-        if not isinstance(exception, NotPlainData):
-            exception = NotPlainData("the worker's task failed; its exception is not read here (see the worker's log)")
-        return erred(key=key, exception=exception, traceback=None)
+        def _handle_task_erred(self, key: Any = None, exception: Any = None, traceback: Any = None) -> Any:
+            if not isinstance(exception, NotPlainData):
+                exception = NotPlainData(
+                    "the worker's task failed; its exception is not read here (see the worker's log)"
+                )
+            return super()._handle_task_erred(key=key, exception=exception, traceback=None)
 
-    handlers["key-in-memory"], handlers["task-erred"] = key_in_memory, task_erred
+        async def _handle_event(self, topic: Any, event: Any) -> None:
+            return None
+
+        def subscribe_topic(self, topic: Any, handler: Any) -> None:
+            return None
+
+    return PlainClient
 
 
 def guard_scheduler_role(server: Any) -> None:
