@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 import moodle
 
 from gamekit.course import grade, intake, lms
+from gamekit.sandbox import archive as archive_rules
 from gamekit.sandbox import importpath
 from gamekit.sandbox.channel import clean_text
 
@@ -372,7 +373,7 @@ def test_a_zip_bomb_by_ratio_is_refused_for_its_student_before_it_is_read(tmp_pa
     assert found["ann"].data == _notebook("ann") and read == ["ann.ipynb"]  # eve's member was never opened
     assert "eve.ipynb was not unpacked: it would unpack" in found["eve"].refused and "times" in found["eve"].refused
     # switched off: with no ratio bound the 5 MB are unpacked and read
-    monkeypatch.setattr(intake, "MAX_RATIO", 10**9)
+    monkeypatch.setattr(archive_rules, "MAX_RATIO", 10**9)
     assert len(grade.find_submissions(archive)[1].data or b"") == 5_000_002
 
 
@@ -442,3 +443,55 @@ def test_publishing_self_study_copies_says_their_answers_can_be_recovered(tmp_pa
     # what the note says: a count is found back from its hash (and the copy's salt) by trying candidates
     digest = answer_digest("salt-of-the-copy", 4_432)
     assert next(n for n in range(10_000) if answer_digest("salt-of-the-copy", n) == digest) == 4_432
+
+
+# --- the tournament takes Moodle's archive (issue 37) ------------------------------------------
+
+AGENTS = ROOT / "tests" / "tournament_agents"
+
+
+def _moodle_agents_archive(path: Path) -> dict[str, bytes]:
+    """Moodle's archive of a tournament: every upload named agent.py, and the usual mistakes."""
+    first, mover = (AGENTS / "first_free.py").read_bytes(), (AGENTS / "random_mover.py").read_bytes()
+    entries = {
+        moodle.folder_name(0, 1001) + "/agent.py": first,
+        moodle.folder_name(1, 1002) + "/agent.py": mover,
+        moodle.folder_name(2, 1003) + "/agent.py": first,
+        moodle.folder_name(2, 1003) + "/helper.py": b"X = 1\n",  # a second file: which one plays?
+        moodle.folder_name(3, 1004) + "/answers.pdf": b"%PDF-1.4",  # no agent at all
+        "Eve Evans_1005_assignsubmission_file_x_1001_assignsubmission_file_agent.py": mover,  # posing as 1001
+    }
+    _flat_archive(path, entries)
+    return {"1001": first, "1002": mover}
+
+
+@pytest.mark.parametrize("layout", ["zip", "folder"])
+def test_the_tournament_takes_moodles_archive_one_agent_per_participant(tmp_path, capsys, layout):
+    from gamekit.tournament.__main__ import _from_moodle
+
+    source = tmp_path / "Tournament-All submissions.zip"
+    expected = _moodle_agents_archive(source)
+    if layout == "folder":
+        with zipfile.ZipFile(source) as z:
+            z.extractall(tmp_path / "unpacked")
+        source = tmp_path / "unpacked"
+    (tmp_path / "into").mkdir()
+    [folder] = _from_moodle([str(source)], tmp_path / "into")
+    assert {p.stem: p.read_bytes() for p in Path(folder).iterdir()} == expected  # named by participant id
+    err = capsys.readouterr().err
+    assert "participant 1003: 2 .py files handed in (agent.py, helper.py): not entered" in err
+    assert "participant 1004: no .py file handed in: not entered" in err and "'answers.pdf' is not a .py file" in err
+    assert "participant 1005:" in err and "participant 1001:" in err and "given to neither" in err
+    plain = AGENTS / "first_free.py"
+    assert _from_moodle([str(plain)], tmp_path / "into") == [str(plain)]  # a plain file or folder as before
+
+
+@pytest.mark.slow
+def test_the_tournament_validates_moodles_archive_from_the_command_line(tmp_path, capsys):
+    from gamekit.tournament.__main__ import main as tournament
+
+    archive = tmp_path / "Tournament-All submissions.zip"
+    _moodle_agents_archive(archive)
+    assert tournament(["validate", str(archive), "--trusted-code"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[:2] for line in out.splitlines()] == [["accepted", "1001"], ["accepted", "1002"]]

@@ -12,9 +12,10 @@ a `Received` with a reason, which costs only that student. Later steps use the b
 
 A zip archive (`unpack_zip`) is unpacked by the same rules: only regular files and folders,
 no links, no absolute or `..` paths, bounded in member count and in the bytes actually written.
-A zip bomb is refused before it is read (`zip_size_problems`): a member that declares more than
-a notebook may hold, or that would unpack to more than `MAX_RATIO` times its compressed size,
-is skipped (for its student); an archive whose members declare more than the class's share
+A zip bomb is refused before it is read (`zip_size_problems`, the rules of
+`gamekit.sandbox.archive` that the tournament uses too): a member that declares more than a
+notebook may hold, or that would unpack to more than `MAX_RATIO` times its compressed size, is
+skipped (for its student); an archive whose members declare more than the class's share
 (`class_bytes`: `STUDENT_BYTES` per student with a notebook in it) is refused whole; and while
 unpacking, reading stops at what a member declared and at the bounds.
 """
@@ -30,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from ..sandbox import archive as archive_rules
+from ..sandbox.archive import MAX_RATIO, STUDENT_BYTES, class_bytes
 from ..sandbox.channel import clean_text
 from ..sandbox.files import FileRefused, read_regular
 
@@ -55,12 +58,6 @@ NOTEBOOK_BYTES = 20_000_000
 #: Most bytes an archive of submissions may unpack to, and most members it may hold.
 ARCHIVE_BYTES = 2_000_000_000
 ARCHIVE_MEMBERS = 20_000
-#: What an archive may unpack to per student with a notebook in it (four large notebooks' worth).
-STUDENT_BYTES = 8_000_000
-#: A member larger than RATIO_FROM bytes may unpack to at most MAX_RATIO times its compressed size
-#: (a notebook compresses 2-10 times; a zip bomb 1,000 times and more).
-MAX_RATIO = 100
-RATIO_FROM = 1_000_000
 #: Longest student name or file name kept for the reports (characters).
 NAME_CHARS = 120
 _KINDS = [
@@ -267,37 +264,9 @@ def _member_parts(info: zipfile.ZipInfo) -> tuple[str, ...] | None:
     return parts
 
 
-def class_bytes(students: int, max_bytes: int = ARCHIVE_BYTES) -> int:
-    """The most an archive of `students` students' notebooks may unpack to: `STUDENT_BYTES` each,
-    never more than `max_bytes`."""
-    return min(max_bytes, max(1, students) * STUDENT_BYTES)
-
-
 def zip_size_problems(members: list[zipfile.ZipInfo], limit: int, archive: object) -> dict[str, str]:
-    """{member name: why it is not read} for members that declare more than a notebook may hold or
-    a zip bomb's compression ratio, checked on the declared sizes before anything is read; raises
-    ValueError if the members declare more than `limit` bytes in all."""
-    total = sum(info.file_size for info in members if not info.is_dir())
-    if total > limit:
-        raise ValueError(
-            f"{archive} unpacks to more than {limit:,} bytes (its members declare {total:,}; allowed: "
-            f"{STUDENT_BYTES:,} per student with a notebook in it); nothing was unpacked"
-        )
-    problems: dict[str, str] = {}
-    for info in members:
-        if info.is_dir():
-            continue
-        size, packed = info.file_size, max(1, info.compress_size)
-        if size > NOTEBOOK_BYTES:
-            problems[info.filename] = (
-                f"it declares {size:,} bytes, more than the {NOTEBOOK_BYTES:,} a notebook may have"
-            )
-        elif size > RATIO_FROM and size > MAX_RATIO * packed:
-            problems[info.filename] = (
-                f"it would unpack {packed:,} bytes to {size:,} ({size // packed:,} times; the course's notebooks "
-                f"compress 3 to 4 times, a zip bomb a thousand times; at most {MAX_RATIO} is read)"
-            )
-    return problems
+    """`gamekit.sandbox.archive.zip_size_problems` for notebooks (at most `NOTEBOOK_BYTES` each)."""
+    return archive_rules.zip_size_problems(members, limit, archive, NOTEBOOK_BYTES)
 
 
 def _students(members: list[zipfile.ZipInfo]) -> int:

@@ -43,7 +43,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .intake import class_bytes, zip_size_problems
+from ..sandbox.archive import class_bytes, zip_size_problems
+from ..sandbox.archive import participant as _participant
 
 __all__ = [
     "ARCHIVE_BYTES",
@@ -72,9 +73,6 @@ FILE_BYTES = 20_000_000
 ARCHIVE_BYTES = 2_000_000_000
 #: Most entries read from one archive.
 ARCHIVE_ENTRIES = 20_000
-#: Moodle's mark of a participant and submission plugin in a folder's (or a file's) name:
-#: `<Full name>_<participant id>_assignsubmission_<plugin>_`. A name that holds it twice is refused.
-PARTICIPANT = re.compile(r"_(?P<id>\d{1,12})_assignsubmission_(?P<plugin>[a-z]+)_")
 #: The comments feedback plugin's column, as Moodle names it in the languages known here.
 FEEDBACK_HEADERS = frozenset({"feedback comments", "feedback als kommentar"})
 #: The grade column's header, as a cross-check where the layout leaves doubt.
@@ -117,24 +115,6 @@ def _place(out: MoodleSubmissions, pid: str, name: str, data: bytes) -> None:
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
-
-
-def _participant(path: str) -> tuple[str, str] | list[str] | None:
-    """(participant id, the path inside their submission) for an archive path; None outside any
-    participant's folder; the sorted ids if its first part holds Moodle's mark more than once.
-
-    Only the first part is Moodle's (the participant's folder, or in the flat layout the file's
-    prefix); what follows the mark is the student's own file name, which may imitate the mark:
-    `Bob_1002_assignsubmission_file_x_1001_assignsubmission_file_lesson.ipynb` is Bob's upload
-    named `x_1001_...`, and could be 1001's, so it is given to neither."""
-    first, _, rest = path.partition("/")
-    marks = list(PARTICIPANT.finditer(first))
-    if not marks:
-        return None
-    if len(marks) > 1:
-        return sorted({m.group("id") for m in marks}, key=int)
-    tail = first[marks[0].end() :]
-    return marks[0].group("id"), (f"{tail}/{rest}".strip("/") if tail else rest)
 
 
 def _ambiguous(out: MoodleSubmissions, ids: list[str], name: str) -> None:
@@ -205,7 +185,7 @@ def _from_zip(archive: Path, out: MoodleSubmissions) -> None:
         marks = [_participant(i.filename) for i in infos if i.filename.lower().endswith(".ipynb")]
         students = {m[0] if isinstance(m, tuple) else str(m) for m in marks}
         limit = class_bytes(len(students), ARCHIVE_BYTES)  # a zip bomb: refused before it is read
-        too_big = zip_size_problems(infos, limit, archive)
+        too_big = zip_size_problems(infos, limit, archive, FILE_BYTES)
         for info in infos:
             name = info.filename
             found = _participant(name)

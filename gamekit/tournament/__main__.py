@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..sandbox import SandboxUnavailable, require_bwrap
+from ..sandbox import archive as moodle
 from ..sandbox.importpath import drop_current_folder, refuse_on_import_path, shadowed_module
 from .games import FORMS, GameFailure
 from .html import write_report
@@ -56,7 +57,11 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 
 def _add_setup(p: argparse.ArgumentParser) -> None:
-    p.add_argument("agents", nargs="+", help="submission files (.py) or folders of them")
+    p.add_argument(
+        "agents",
+        nargs="+",
+        help="submission files (.py), folders of them, or Moodle's 'Download all submissions' (zip or folder)",
+    )
     p.add_argument(
         "--game",
         default="tictactoe",
@@ -212,13 +217,49 @@ def _refuse_unsafe_submissions(paths: Sequence[str]) -> None:
         )
 
 
+#: Largest agent file taken from Moodle's archive (bytes).
+AGENT_BYTES = 1_000_000
+
+
+def _from_moodle(paths: Sequence[str], into: Path) -> list[str]:
+    """`paths` with each Moodle archive ("Download all submissions": the zip, or the folder it
+    unpacks to) replaced by a folder `into/...` of `<participant id>.py`: each participant's one
+    `.py` upload (30 uploads all named `agent.py` become 30 entrants), read by the rules of
+    `gamekit.sandbox.archive` (the same participant ids as grading). A participant with a second
+    `.py` file or none is not entered; every such note is printed."""
+    out = []
+    for path in paths:
+        if Path(path).suffix == ".py" or not moodle.is_moodle_layout(path):
+            out.append(path)
+            continue
+        uploads = moodle.moodle_uploads(path, ".py", AGENT_BYTES)
+        folder = into / f"moodle-{len(out)}"
+        folder.mkdir()
+        for pid in sorted(uploads.participants, key=int):
+            files = uploads.files.get(pid, [])
+            if len(files) == 1:
+                (folder / f"{pid}.py").write_bytes(files[0][1])
+            elif not files:
+                uploads.note(pid, "no .py file handed in: not entered")
+            else:
+                names = ", ".join(name for name, _ in files)
+                uploads.note(pid, f"{len(files)} .py files handed in ({names}): not entered; hand in one file")
+        for who, notes in sorted(uploads.problems.items()):
+            for note in notes:
+                print(f"{'participant ' + who if who else 'archive'}: {note}", file=sys.stderr)
+        out.append(str(folder))
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     drop_current_folder()  # again, for a call from Python: no student's file is imported from here
     args = parser().parse_args(argv)
     try:
-        if args.command in ("validate", "run"):
-            _refuse_unsafe_submissions([*args.agents, *getattr(args, "gauntlet", [])])
-        return _main(args)
+        with tempfile.TemporaryDirectory(prefix="gamekit-moodle-agents-") as tmp:
+            if args.command in ("validate", "run"):
+                args.agents = _from_moodle(args.agents, Path(tmp))
+                _refuse_unsafe_submissions([*args.agents, *getattr(args, "gauntlet", [])])
+            return _main(args)
     except SandboxUnavailable as exc:
         print(f"refused: {exc}", file=sys.stderr)
         return 2
