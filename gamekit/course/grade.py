@@ -711,8 +711,8 @@ def read_submission(sub: Submission) -> tuple[nbformat.NotebookNode | None, Sand
     """(the notebook, an empty run) or (None, a run whose error says why the file is refused or no notebook)."""
     try:
         data = sub.read()  # read now, not before: one notebook in memory at a time
-    except intake.Refused as why:
-        return None, SandboxRun(error=f"refused: {why}")
+    except intake.Refused as refused:
+        return None, SandboxRun(error=f"refused: {refused}")
     try:
         nb = nbformat.reads(data.decode("utf-8"), as_version=4)
     except Exception as exc:  # a file that is not a notebook
