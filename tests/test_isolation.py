@@ -42,6 +42,7 @@ print(json.dumps(report))
 """
 
 
+@pytest.mark.slow  # starts the sandbox
 def test_code_in_a_jail_sees_nothing_of_the_teacher_and_reaches_nobody(tmp_path, monkeypatch):
     secret = tmp_path / "teacher" / "secret.txt"
     secret.parent.mkdir()
@@ -81,6 +82,7 @@ def test_without_bwrap_the_message_says_how_to_get_the_sandbox(monkeypatch):
         Jail().run(["true"])
 
 
+@pytest.mark.slow  # starts the sandbox
 def test_folders_under_tmp_stay_visible_below_the_private_tmp(tmp_path):
     """A clone or a venv under /tmp (as on many CI machines) must not vanish under the box's own /tmp."""
     shared = tmp_path / "ro"

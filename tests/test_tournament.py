@@ -137,6 +137,7 @@ def nim_run(tmp_path_factory):
     return t, played
 
 
+@pytest.mark.slow  # a sandboxed run (seconds): in the full suite, not the quick loop
 def test_validation_rejects_failing_submissions_with_their_reason(nim_run):
     t, _ = nim_run
     status = {e.id: (e.status, e.reason) for e in t.entrants()}
@@ -150,6 +151,7 @@ def test_validation_rejects_failing_submissions_with_their_reason(nim_run):
     }
 
 
+@pytest.mark.slow  # a sandboxed run (seconds): in the full suite, not the quick loop
 def test_the_tournament_plays_every_game_once_and_perfect_play_wins_what_it_starts(nim_run):
     t, played = nim_run
     records = t.records()
@@ -171,6 +173,7 @@ def test_the_tournament_plays_every_game_once_and_perfect_play_wins_what_it_star
     assert perfect_first and all(r["winner"] == 0 for r in perfect_first)
 
 
+@pytest.mark.slow  # a sandboxed run (seconds): in the full suite, not the quick loop
 def test_results_rate_the_perfect_player_first_with_intervals_and_a_sequential_answer(nim_run):
     t, _ = nim_run
     results = Results(t)
@@ -213,6 +216,7 @@ def test_a_stopped_run_resumes_where_it_stopped_and_never_replays_a_game(nim_run
         Tournament(db, SAMPLES)
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_in_process_games_equal_sandboxed_games_for_trusted_agents(nim_run):
     t, _ = nim_run
     spec = next(g for g in t.games() if g.agents == ("first_free", "random_mover"))
@@ -221,6 +225,7 @@ def test_in_process_games_equal_sandboxed_games_for_trusted_agents(nim_run):
     assert without_times(inside) == without_times(sandboxed)
 
 
+@pytest.mark.slow  # a sandboxed run (seconds): in the full suite, not the quick loop
 def test_the_replay_fragment_embeds_every_game_and_escapes_script_endings(nim_run):
     t, _ = nim_run
     records = t.records()[:3]
@@ -373,6 +378,7 @@ def test_random_openings_vary_the_start_and_never_end_the_game():
     assert set(subtraction) <= set(range(20, 51)) and len(set(subtraction)) > 5
 
 
+@pytest.mark.slow  # a sandboxed run (seconds): in the full suite, not the quick loop
 def test_a_tournament_with_no_games_yet_still_reports_and_says_why_it_has_no_ratings(tmp_path):
     (tmp_path / "broken.py").write_text("NAME = 'broken'\ndef agent(game, state):\n    raise RuntimeError('oops')\n")
     t = Tournament(tmp_path / "t.sqlite", [tmp_path / "broken.py", AGENTS / "first_free.py"], game="nim", limits=FAST)
@@ -383,6 +389,7 @@ def test_a_tournament_with_no_games_yet_still_reports_and_says_why_it_has_no_rat
     assert "no rating yet" in leaderboard_html(results) and "rejected: broken" in results.table()
 
 
+@pytest.mark.slow  # a sandboxed run (seconds): in the full suite, not the quick loop
 def test_importing_a_module_nobody_loaded_is_allowed_even_after_the_source_folder_changed():
     import gamekit
     from gamekit.sandbox.zygote import shared_zygote
@@ -400,6 +407,7 @@ def test_importing_a_module_nobody_loaded_is_allowed_even_after_the_source_folde
     assert verdict.status == "accepted", verdict.reason
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 def test_validation_warns_about_randomness_that_is_not_seeded_from_the_game(tmp_path):
     """Two runs of the same game with the same seeds: an agent with its own unseeded generator
     plays differently (a warning, still accepted); one using the module `random` does not."""
@@ -416,6 +424,7 @@ def test_validation_warns_about_randomness_that_is_not_seeded_from_the_game(tmp_
     assert unseeded.status == "accepted" and unseeded.reason == UNSEEDED_WARNING
 
 
+@pytest.mark.slow  # a sandboxed run of its own (seconds): in the full suite, not the quick loop
 @pytest.mark.skipif(bwrap_path() is None, reason="needs bubblewrap")
 def test_printing_past_the_limit_forfeits_for_output_even_if_the_agent_then_waits(tmp_path):
     """The output limit is judged while the turn runs, not only once a move comes: an agent that
