@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -204,6 +205,25 @@ def _discard_unplayed(db: Path, t: Tournament | None) -> None:
             path.unlink(missing_ok=True)
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM ends a run as Ctrl-C does: what is stored stays, resumable
+
+
+def _stopped(db: Path, t: Tournament | None) -> int:
+    """A run or resume stopped by Ctrl-C or SIGTERM: keep what is set up (even with no game played:
+    `resume` plays it), drop a half-made file, and say what was kept and how to go on."""
+    if _stored_games(db) is None:
+        _discard_unplayed(db, t)
+        print(f"stopped before the tournament was set up: nothing was kept; start again with `run ... --db {db}`",
+              file=sys.stderr)  # fmt: skip
+        return 130
+    if t is not None:
+        t.close()
+    print(f"stopped: {_stored_games(db)} game(s) kept in {db}; continue with: python -m gamekit.tournament resume "
+          f"--db {db}", file=sys.stderr)  # fmt: skip
+    return 130
+
+
 def _refuse_unsafe_submissions(paths: Sequence[str]) -> None:
     """ValueError (before anything runs) for a submissions folder on the import path, or a
     submission named like a module of the teacher's Python (see `gamekit.sandbox.importpath`)."""
@@ -316,6 +336,7 @@ def _main(args: argparse.Namespace) -> int:
             print(_existing_db_advice(db), file=sys.stderr)
             return 2
         created: Tournament | None = None
+        signal.signal(signal.SIGTERM, _terminated)
         try:
             created = t = Tournament(
                 args.db,
@@ -334,6 +355,8 @@ def _main(args: argparse.Namespace) -> int:
             if args.report:  # remembered, so that `resume` writes the report the run was asked for
                 t.store.set_meta("report", str(Path(args.report).resolve()))
             return _play(t, args)
+        except KeyboardInterrupt:
+            return _stopped(db, created)
         except BaseException:
             _discard_unplayed(db, created)  # a run that fails before its first game leaves no file behind
             raise
@@ -343,11 +366,15 @@ def _main(args: argparse.Namespace) -> int:
                 f"{args.db} holds no tournament (a run that stopped before it was set up): "
                 f"delete {args.db} and start again with `run ... --db {args.db}`"
             )
+        signal.signal(signal.SIGTERM, _terminated)
         t = Tournament.open(args.db, trusted_code=args.trusted_code)
-        t.require_sandbox()
-        if not args.report:
-            args.report = t.store.get_meta("report")
-        return _play(t, args)
+        try:
+            t.require_sandbox()
+            if not args.report:
+                args.report = t.store.get_meta("report")
+            return _play(t, args)
+        except KeyboardInterrupt:
+            return _stopped(Path(args.db), t)
     results = Results(args.db)
     print(results.table())
     print("leaderboard:", write_report(results, args.out, args.reps, show_files=args.show_files))
