@@ -296,6 +296,7 @@ def test_certs_command_writes_private_keys_and_says_how_to_start(tmp_path):
     done = cli("certs", str(tmp_path / "certs"), "--host", "10.0.0.5")
     assert done.returncode == 0, done.stderr
     assert "dask scheduler --protocol tls --host 10.0.0.5" in done.stdout and "tls://10.0.0.5:8786" in done.stdout
+    assert done.stdout.count("--no-dashboard") == 2  # Dask's dashboards are plain HTTP, open to the network
     for role in ("ca", "scheduler", "worker", "client"):
         key = tmp_path / "certs" / f"{role}-key.pem"
         assert key.stat().st_mode & 0o077 == 0, f"{key} is readable by others"

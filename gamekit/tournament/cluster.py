@@ -520,11 +520,12 @@ def check_requests(server: Any) -> None:
 
 
 def start_commands(folder: str | Path, host: str = "127.0.0.1", port: int = 8786) -> list[str]:
-    """The commands that start a scheduler and a worker with the certificates in `folder`."""
+    """The commands that start a scheduler and a worker with the certificates in `folder` (without
+    Dask's dashboards: they are plain HTTP for anyone on the network, with the workers' logs)."""
     scheduler, worker = (shlex.join(tls_arguments(folder, role)) for role in ("scheduler", "worker"))
     return [
-        f"dask scheduler --protocol tls --host {host} --port {port} {scheduler}",
-        f"dask worker tls://{host}:{port} --nthreads 1 {worker}",
+        f"dask scheduler --protocol tls --host {host} --port {port} --no-dashboard {scheduler}",
+        f"dask worker tls://{host}:{port} --nthreads 1 --no-dashboard {worker}",
     ]
 
 
