@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 
 import moodle
 
-from gamekit.course import grade, intake, lms
+from gamekit.course import grade, intake, lms, spreadsheet
 from gamekit.sandbox import archive as archive_rules
 from gamekit.sandbox import importpath
 from gamekit.sandbox.channel import clean_text
@@ -91,7 +91,7 @@ def test_a_formula_file_name_is_inert_in_the_grades_csv(tmp_path, monkeypatch):
     assert all(f'"\'{f.replace(chr(34), 2 * chr(34))}"' in raw for f in FORMULAS)  # quoted, as OWASP asks
     assert by_student["ann"][0] == "ann" and by_student["ann"][1:5] == ["1", "0", "1", "3"]  # the rest as before
     # switched off: the same writer without the quote produces the formulas the spreadsheet runs
-    monkeypatch.setattr(lms, "inert_cell", lambda text: text)
+    monkeypatch.setattr(spreadsheet, "inert_cell", lambda text: text)
     [path] = grade.write_reports(_graded(found), {"99-fixture": _grader()}, tmp_path / "unprotected")
     assert {c for c in _formula_cells(_cells(path)) if c in FORMULAS} == set(FORMULAS)
 

@@ -66,8 +66,8 @@ from ..sandbox.limits import GRADING
 from . import gradecluster, handgrade, intake
 from .assign import quiet_output
 from .cases import SPEC_FILE
-from .lms import csv_line, feedback_page_names
 from .runresult import ERROR_NAME, SandboxRun
+from .spreadsheet import csv_line, feedback_page_names
 from .tidy import make_readable
 
 __all__ = [
