@@ -18,6 +18,7 @@ from make_fixture import FIXTURE
 
 from gamekit import SubtractionGame, best_moves, red_blue
 from gamekit.course import assign
+from gamekit.course.checks import SELF_STUDY_KEY, load_self_study
 from gamekit.course.execute import execute_notebook
 from gamekit.course.selfstudy import SelfStudy, answer_digest, canonical, form_digest
 
@@ -91,10 +92,9 @@ def self_study(tmp_path_factory):
 
 
 def _grader(nb) -> SelfStudy:
-    init = next(c.source for c in nb.cells if "SelfStudy(" in c.source)
-    env: dict = {}
-    exec(init, env)
-    return env["grader"]
+    """The copy's checker, as its set-up cell makes it (from the data the copy keeps in its metadata)."""
+    assert "SelfStudy(load_self_study(" in next(c.source for c in nb.cells if "SelfStudy(" in c.source)
+    return SelfStudy(nb.metadata[SELF_STUDY_KEY]["data"])
 
 
 @pytest.mark.notebook
@@ -241,3 +241,41 @@ def test_answers_the_hidden_tests_accept_within_a_tolerance_compare_rounded():
     ).check
     assert check("q", {"answer": (0.76, 400)}).verdict == "correct"
     assert check("q", {"answer": (0.761, 400)}).verdict == "not yet"
+
+
+def test_a_self_study_copy_opens_with_its_title_and_keeps_its_data_in_the_file(tmp_path):
+    """No page of JSON above the title (new-user-5, 4.1): the set-up cell is a few lines under the title,
+    the hints are in the file's metadata, and the copy finds them in its own file, renamed or not."""
+    master = nbformat.read(FIXTURE, as_version=4)
+    student = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell("# Initialize Otter\nimport otter\ngrader = otter.Notebook()"),
+            nbformat.v4.new_markdown_cell("# 99 · A fixture\n\nThe lesson starts here."),
+            nbformat.v4.new_code_cell("answer_99_1 = ..."),
+        ],
+        metadata={"otter": {"assignment_name": "99-fixture", "tests": {}}},
+    )
+    data = assign.self_study_data(master, student, answers={})
+    data["questions"]["q99_1"]["hint"] = "a hint a student meets only under a wrong answer"
+    nb = assign.self_study_copy(student, data)
+    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# 99 · A fixture")
+    init = nb.cells[1].source
+    assert len(init.splitlines()) <= 7 and "hint a student" not in init and "\"salt\"" not in init
+    assert 'grader = SelfStudy(load_self_study("99-fixture"))' in init and "otter" not in nb.metadata
+    assert nb.metadata[SELF_STUDY_KEY] == {"assignment_name": "99-fixture", "data": data}
+    nbformat.write(nb, tmp_path / "my copy.ipynb")  # renamed: still found by what it carries
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "another.ipynb")
+    assert load_self_study("99-fixture", tmp_path) == data
+    env: dict = {}
+    exec(
+        compile(
+            init.replace('load_self_study("99-fixture")', f'load_self_study("99-fixture", {str(tmp_path)!r})'),
+            "<init>",
+            "exec",
+        ),
+        env,
+    )
+    wrong = env["grader"].check("q99_1", {"answer_99_1": ...})
+    assert "hint a student" not in str(wrong)  # no hint before a wrong answer
+    with pytest.raises(FileNotFoundError, match="run this notebook from the folder it is saved in"):
+        load_self_study("98-other", tmp_path)

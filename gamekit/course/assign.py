@@ -345,19 +345,34 @@ def class_copy(student: nbformat.NotebookNode, file_name: str) -> nbformat.Noteb
 
 
 def self_study_copy(student: nbformat.NotebookNode, data: dict) -> nbformat.NotebookNode:
-    """The self-study version of otter's student notebook: `SelfStudy` instead of otter's checker."""
+    """The self-study version of otter's student notebook: `SelfStudy` instead of otter's checker.
+
+    The checker's data (public checks, hints, salted hashes) goes into the file's metadata
+    (`checks.SELF_STUDY_KEY`), out of the student's way: the copy opens with the lesson's title, its
+    set-up cell is a few lines under it, and a hint shows only under an exercise whose answer is not
+    right yet. The copy finds its data in its own file, whatever it is renamed to."""
+    from .checks import SELF_STUDY_KEY
+
     nb = copy.deepcopy(student)
-    text = json.dumps(data, indent=1, ensure_ascii=False)
-    literal = f"r'''{text}'''" if "'''" not in text and not text.endswith("\\") else repr(text)
+    name = student.metadata.get("otter", {}).get("assignment_name") or "self-study"
     init = (
-        '# Self-study checks: the check under each exercise says "correct" or "not yet" (or "plausible"\n'
-        "# where an exercise has no single right answer). Below: the public checks and salted hashes of\n"
-        "# the answers, never the answers themselves.\n"
+        '# Self-study checks: grader.check("...") under each exercise says "correct" or "not yet" (with a\n'
+        '# hint when an answer is not right yet), or "plausible" where an exercise has no single right answer.\n'
+        "# Their data (public checks, salted hashes of the answers, never the answers) is in this file.\n"
+        "from gamekit.course.checks import load_self_study\n"
         "from gamekit.course.selfstudy import SelfStudy\n\n"
-        f"grader = SelfStudy({literal})"
+        f'grader = SelfStudy(load_self_study("{name}"))'
     )
     _replace_init_cell(nb, init)
+    cells = nb.cells
+    at = next(i for i, c in enumerate(cells) if c.cell_type == "code" and c.source == init)
+    title = next(
+        (i for i, c in enumerate(cells) if c.cell_type == "markdown" and c.source.lstrip().startswith("# ")), None
+    )
+    if title is not None and title > at:  # the title first, the checker's set-up right under it
+        cells.insert(title, cells.pop(at))
     nb.metadata.pop("otter", None)
+    nb.metadata[SELF_STUDY_KEY] = {"assignment_name": name, "data": data}
     return nb
 
 

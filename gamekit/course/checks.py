@@ -66,7 +66,9 @@ __all__ = [
     "as_answer",
     "canonical",
     "find_notebook",
+    "load_self_study",
     "rounded",
+    "SELF_STUDY_KEY",
     "same_answer",
     "unordered",
 ]
@@ -217,23 +219,33 @@ class CheckResult:
         return f'<p role="status" style="color: {colour}">{body}</p>'
 
 
-def _assignment_of(path: Path) -> str | None:
-    """The otter assignment name a notebook file carries (None if it is not a readable notebook)."""
+#: Key of a self-study copy's metadata that holds its checks' data (`{"assignment_name", "data"}`):
+#: stored in the notebook file, so the student meets the lesson's title first, not a page of JSON.
+SELF_STUDY_KEY = "gamekit_self_study"
+#: What each kind of copy keeps in its metadata: its key there, and the entry that must be present.
+_CARRIES = {"otter": "tests", SELF_STUDY_KEY: "data"}
+
+
+def _assignment_of(path: Path, key: str = "otter") -> str | None:
+    """The assignment name a notebook file carries under `key` (None if it is not a readable notebook)."""
     try:
         with open(path, encoding="utf-8") as f:
-            meta = json.load(f).get("metadata", {}).get("otter", {})
+            meta = json.load(f).get("metadata", {}).get(key, {})
     except (OSError, ValueError, AttributeError):
         return None
-    return meta.get("assignment_name") if isinstance(meta, dict) and "tests" in meta else None
+    return meta.get("assignment_name") if isinstance(meta, dict) and _CARRIES[key] in meta else None
 
 
-def find_notebook(assignment: str, folder: str | Path = ".") -> str:
-    """The notebook file whose public tests `PublicChecks` reads for `assignment`.
+def find_notebook(assignment: str, folder: str | Path = ".", key: str = "otter") -> str:
+    """The notebook file whose public tests `PublicChecks` reads for `assignment` (with `key` =
+    SELF_STUDY_KEY: the self-study copy whose data `load_self_study` reads).
 
     `assignment` may also be a file name (the copies of earlier versions name their file): used
     if it exists. Else the notebook Jupyter runs (`JPY_SESSION_NAME`), if it carries the assignment,
     else the first notebook in `folder` that does. A FileNotFoundError says what to do otherwise.
     """
+    if key not in _CARRIES:
+        raise ValueError(f"key must be one of {sorted(_CARRIES)}, got {key!r}")
     folder = Path(folder)
     if assignment.endswith(".ipynb") and (folder / assignment).is_file():
         return str(folder / assignment)
@@ -242,13 +254,24 @@ def find_notebook(assignment: str, folder: str | Path = ".") -> str:
     candidates = [Path(running)] if running.endswith(".ipynb") else []
     candidates += sorted(folder.glob("*.ipynb"))
     for path in candidates:
-        if path.is_file() and _assignment_of(path) == name:
+        if path.is_file() and _assignment_of(path, key) == name:
             return str(path)
     raise FileNotFoundError(
         f"the public checks of {name!r} are read from this notebook's file, and no notebook in "
         f"{folder.resolve()} carries them: run this notebook from the folder it is saved in "
         "(any file name will do)"
     )
+
+
+def load_self_study(assignment: str, folder: str | Path = ".") -> dict:
+    """The checks' data a self-study copy of `assignment` keeps in its file's metadata (for
+    `gamekit.course.selfstudy.SelfStudy`); the file is found as `find_notebook` finds it."""
+    path = find_notebook(assignment, folder, key=SELF_STUDY_KEY)
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)["metadata"][SELF_STUDY_KEY]["data"]
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), dict):
+        raise ValueError(f"{path}: the self-study data in its metadata is damaged; make the copy again")
+    return data
 
 
 @functools.cache

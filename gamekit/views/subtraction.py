@@ -790,9 +790,10 @@ class SubtractionPlay(SnapshotWidget):
     call them). Each returns True when it did something and False (with an error message,
     nothing changed) when the action was not allowed.
 
-    With the keyboard: the start is a number box (arrow keys step it; Enter starts a new game from
-    it, as "New game" does), Tab reaches every control, and the move buttons are disabled once the
-    game is over. A start out of range is refused with a message, and the game on the board stays.
+    With the keyboard: the start is a number box (a number typed into it and sent with Enter starts
+    a new game from it, as "New game" does; each arrow-key step starts one from the number shown),
+    Tab reaches every control, and the move buttons are disabled once the game is over. A start out
+    of range is refused with a message, and the game on the board stays.
     """
 
     #: The course graph is drawn at 110 dpi (its 14-point text 21 pixels tall) and shown at its own

@@ -130,7 +130,27 @@ def test_subtraction_game_with_tab_and_enter_to_the_end(page):
             break
         n = int(re.search(r"Now at (-?\d+)", heard[-1]).group(1))
     assert heard[0].startswith("You subtracted 3. The computer subtracted")
-    assert heard[-1].endswith("you won.") and len(heard) <= 4
+    assert "you won." in heard[-1] and len(heard) <= 4
+
+
+def test_subtraction_game_buttons_end_disabled_and_the_start_box_steps_with_arrows_and_enter(page):
+    area = _output(page, 1)  # after the game above: over
+    buttons = [area.locator("button", has_text=re.compile(f"^−{d}$")) for d in (3, 5, 11)]
+    assert all(b.is_disabled() for b in buttons)
+    _tab_to(page, 1, "start")
+    box = area.get_by_label("start", exact=True)
+    assert box.get_attribute("type") == "number"
+    heard = _press_until(page, area, _heard(area), "ArrowUp")  # each step: a new game from the number shown
+    assert heard.startswith("New game from 14")
+    heard = _press_until(page, area, heard, "ArrowUp")
+    assert heard.startswith("New game from 15") and box.input_value() == "15"
+    page.wait_for_function("el => !el.disabled", arg=buttons[0].element_handle())
+    box.fill("30")  # typed: sent with Enter, no click on "New game"
+    heard = _press_until(page, area, heard)
+    assert heard.startswith("New game from 30")
+    box.fill("500")
+    heard = _press_until(page, area, heard)
+    assert "start must be a whole number from 1 to 200" in heard and not buttons[0].is_disabled()
 
 
 def test_nim_by_keys_to_the_end(page):
