@@ -1,6 +1,10 @@
 """A class on a real JupyterHub, on loopback: ten students open lesson 01's nbgitpuller link, land in
 the notebook, run its public checks through the kernel, edit a cell; the lesson is republished
-with a change, the students pull again, and each keeps their edit and gets the change.
+with a change, the students pull again, and each keeps their edit and gets the change. Then each
+follows the edition's start page to the lesson, answers, and hands it in as File → Download does;
+the downloads go into a Moodle archive that is graded into a German worksheet, and the teacher's
+hand points for the explanation exercise are merged: full totals, 0 bytes changed elsewhere.
+The edition is served over http from 127.0.0.1 (a hub cannot clone a file:// path).
 
 The hub is JupyterHub itself (its DummyAuthenticator and SimpleLocalProcessSpawner), with
 configurable-http-proxy from npm (this test installs it into `_build/hub/` on first use) and nbgitpuller from
@@ -30,6 +34,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))  # moodle, chapter04
 STUDENTS = 10
 #: Seconds for one step of a student on a busy machine (a server's start, a pull, a cell).
 STEP = 300
@@ -130,7 +135,7 @@ c.Spawner.args = ["--ServerApp.allow_root=True", "--ServerApp.ip=127.0.0.1"]
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = {STEP}
 c.Spawner.http_timeout = {STEP}
-c.Spawner.environment = {{"GAMEKIT_HUB_TEST": {marker!r}, "MPLBACKEND": "Agg"}}
+c.Spawner.environment = {{"GAMEKIT_HUB_TEST": {marker!r}, "MPLBACKEND": "Agg", "NBGITPULLER_DEPTH": "0"}}
 c.JupyterHub.concurrent_spawn_limit = {STUDENTS}
 c.JupyterHub.db_url = "sqlite:///" + {str(folder / "hub.sqlite")!r}
 c.JupyterHub.cookie_secret_file = {str(folder / "cookie_secret")!r}
@@ -299,6 +304,52 @@ class Student:
         return first, outputs
 
 
+class GitServer:
+    """The edition on a git server the hub clones from over http (git's "dumb" protocol, served
+    by Python's http.server on 127.0.0.1): a bare copy, updated after each publish."""
+
+    def __init__(self, edition: Path, folder: Path):
+        self.edition, self.bare = edition, folder / "served" / "lessons.git"
+        subprocess.run(["git", "clone", "-q", "--bare", str(edition), str(self.bare)], check=True)
+        self._refresh()
+        port = free_port()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "http.server",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+                str(self.bare.parent),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.url = f"http://127.0.0.1:{port}/lessons.git"
+        import requests
+
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(requests.RequestException):
+                if requests.get(f"{self.url}/info/refs", timeout=5).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "the git server did not start"
+            time.sleep(0.5)
+
+    def _refresh(self) -> None:
+        subprocess.run(["git", "-C", str(self.bare), "update-server-info"], check=True)
+
+    def push(self) -> None:
+        subprocess.run(["git", "-C", str(self.edition), "push", "-q", str(self.bare), "main"], check=True)
+        self._refresh()
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
 def _lesson_01_edition(folder: Path):
     from gamekit.course import publish
 
@@ -307,7 +358,8 @@ def _lesson_01_edition(folder: Path):
     shutil.copyfile(next((ROOT / "notebooks").glob("01-*.ipynb")), master)
     edition = folder / "lessons"
     done = publish.publish(edition, [master], folder / "assign", run_tests=False)
-    return master, edition, done.lessons[0].name
+    [lesson] = [p.name for p in done.lessons if p.name.startswith("01-")]  # the start page is the other one
+    return master, edition, lesson
 
 
 def _republish_with_a_change(master: Path, edition: Path) -> str:
@@ -324,13 +376,23 @@ def _republish_with_a_change(master: Path, edition: Path) -> str:
 
 
 def test_ten_students_pull_lesson_01_run_its_checks_keep_their_edits_and_get_the_update(hub, tmp_path):
+    master, edition, lesson = _lesson_01_edition(tmp_path)
+    server = GitServer(edition, tmp_path)
+    try:
+        _a_class_on_the_hub(hub, tmp_path, master, edition, lesson, server)
+    finally:
+        server.close()
+
+
+def _a_class_on_the_hub(hub, tmp_path: Path, master: Path, edition: Path, lesson: str, server: GitServer) -> None:
     import requests
 
     from gamekit.course import links
 
     base, admin, homes = hub
-    master, edition, lesson = _lesson_01_edition(tmp_path)
-    link = links.nbgitpuller_link(base, f"file://{edition}", "main", lesson)
+    with pytest.raises(ValueError, match="cannot pull"):  # the hub has no access to the teacher's disk
+        links.nbgitpuller_link(base, f"file://{edition}", "main", lesson)
+    link = links.nbgitpuller_link(base, server.url, "main", lesson)
     folder, file = links.urlpath_file(link)
     path = f"{folder}/{file}"
     teacher = requests.Session()
@@ -367,6 +429,7 @@ def test_ten_students_pull_lesson_01_run_its_checks_keep_their_edits_and_get_the
     with ThreadPoolExecutor(max_workers=STUDENTS) as pool:
         visits = list(pool.map(_attempt(first_visit), students))
     _republish_with_a_change(master, edition)
+    server.push()
 
     def second_visit(student: Student, target: str) -> None:
         student.pull(target)
@@ -386,6 +449,94 @@ def test_ten_students_pull_lesson_01_run_its_checks_keep_their_edits_and_get_the
     print(f"\nhub round trip: {k}/{STUDENTS} students, median time to the first cell {median:.1f} s")
     failures = [e for e in _FAILURES]
     assert k == STUDENTS, failures[:3]
+    handed_in = {}
+    for number, student in enumerate(students):
+        handed_in[4700 + number] = _hand_in(student, folder, master, even=number % 2 == 0)
+    _grade_the_class(tmp_path, handed_in)
+
+
+def _hand_in(student: Student, folder: str, master: Path, even: bool) -> bytes:
+    """What a student does after the start page's instructions: open the start page, follow its link to
+    the lesson, answer (even students 1.1 right, everyone 1.6 in words), save, File → Download."""
+    import nbformat
+    from chapter04 import fill, solutions
+
+    from gamekit.course.titles import START_PAGE
+
+    start = student.notebook(f"{folder}/{START_PAGE}")
+    text = "\n".join("".join(c["source"]) for c in start["cells"] if c["cell_type"] == "markdown")
+    [target] = re.findall(r"\]\((01-[^)]+\.ipynb)\)", text)
+    assert "File → Download" in text and "pip" not in text
+    path = f"{folder}/{target}"
+    nb = nbformat.from_dict(student.notebook(path))
+    answers = {"q1_6": [f"{student.name}: a die brings chance, so Zermelo's theorem does not apply."]}
+    if even:
+        answers["q1_1"] = solutions(nbformat.read(master, as_version=4))["q1_1"]
+    student.save(path, fill(nb, nbformat.read(master, as_version=4), answers))
+    # File → Download: JupyterLab fetches the file with download=1 from the files handler
+    got = student.http.get(student.server(f"files/{path}"), params={"download": "1"}, timeout=STEP)
+    assert got.status_code == 200 and "attachment" in got.headers.get("Content-Disposition", ""), got.headers
+    downloaded = [c.source for c in nbformat.reads(got.content.decode("utf-8"), as_version=4).cells]
+    assert downloaded == [c["source"] for c in student.notebook(path)["cells"]]  # the saved lesson, answers in
+    return got.content
+
+
+def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes]) -> None:
+    """The teacher's side: Moodle's archive of the downloaded files graded into the German worksheet,
+    the hand points of 1.6 merged: full totals, 0 bytes changed outside grade and feedback."""
+    import csv
+    import io
+
+    import moodle
+    from moodle import FEEDBACK, GRADE
+
+    archive = tmp_path / "Lektion 01-Alle Abgaben.zip"
+    moodle.moodle_archive(archive, handed_in, {})
+    pids = sorted(handed_in) + [4799]  # 4799 handed in nothing
+    sheet = tmp_path / "Bewertungen.csv"
+    original = moodle.worksheet_bytes(moodle.worksheet_rows(pids, "de"))
+    sheet.write_bytes(original)
+    grades = tmp_path / "grades"
+    [zip_path] = (tmp_path / "assign" / "autograder").glob("*.zip")
+    course = [sys.executable, "-m", "gamekit.course"]
+    run = subprocess.run(
+        [*course, "grade", str(archive), "--autograder", str(zip_path), "--grades", str(grades),
+         "--moodle-worksheet", str(sheet), "--jobs", "2"],
+        capture_output=True, text=True, timeout=1800, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert f"{STUDENTS} row(s) filled" in run.stdout and "merge-points" in run.stdout
+    name = zip_path.name.removesuffix("-autograder.zip")
+    page = (grades / "hand" / name / "exercise-1.6.html").read_text(encoding="utf-8")
+    assert all(f"student{k:02d}: a die brings chance" in page for k in range(STUDENTS))
+    points_file = grades / f"{name}-hand-points.csv"
+    table = list(csv.reader(io.StringIO(points_file.read_text(encoding="utf-8"))))
+    hand = {row[0]: ("2" if int(row[0]) % 2 else "1,5") for row in table[1:]}  # a German decimal comma
+    for row in table[1:]:
+        row[2] = hand[row[0]]
+    points_file.write_text("".join(";".join(r) + "\n" for r in table), encoding="utf-8")
+    merged = subprocess.run(
+        [*course, "merge-points", str(points_file), "--grades", str(grades), "--moodle-worksheet", str(sheet)],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
+    )  # fmt: skip
+    assert merged.returncode == 0, merged.stderr[-3000:]
+    rows = {r["student"]: r for r in csv.DictReader((grades / f"{name}.csv").open(encoding="utf-8"))}
+    before = list(csv.reader(io.StringIO(original.decode("utf-8-sig"), newline="")))
+    after = list(csv.reader(io.StringIO(sheet.read_bytes().decode("utf-8-sig"), newline="")))
+    assert {k for a, b in zip(before, after) for k in range(len(a)) if a[k] != b[k]} == {GRADE, FEEDBACK}
+    assert after[-1] == before[-1]  # 4799: no submission, the row as it was
+    from gamekit.course.grade import Autograder
+
+    possible = sum(q["points"] for q in Autograder.load(zip_path).questions)  # 7: five automatic, 1.6 by hand
+    for pid in handed_in:
+        row = rows[str(pid)]
+        assert float(row["Exercise 1.1"]) == (1.0 if (pid - 4700) % 2 == 0 else 0.0), row  # the even ones' 1.1
+        auto = sum(float(v) for k, v in row.items() if k.startswith("Exercise ") and "by hand" not in k)
+        total = auto + float(hand[str(pid)].replace(",", "."))
+        assert float(row["total"]) == total, row
+        [sheet_row] = [r for r in after if r[0].endswith(str(pid))]
+        assert sheet_row[GRADE] == f"{total / possible * 100:.2f}".replace(".", ","), (pid, sheet_row[GRADE])
+        assert "Exercise 1.6: " in sheet_row[FEEDBACK] and "(graded by your teacher)" in sheet_row[FEEDBACK]
 
 
 _FAILURES: list[str] = []
