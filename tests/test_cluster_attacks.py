@@ -394,6 +394,10 @@ def test_the_plain_decoder_refuses_malformed_parts():
     with pytest.raises(cluster._Pickle, match="header"):
         cluster._plain_loads([msgpack.dumps({"d": {"__Serialized__": 1}}), header], deserialize=True)
     assert cluster._families({"is-collection": True, "sub-headers": [{"serializer": "msgpack"}, 3]}) == {"msgpack", "?"}
+    deep: dict = {"serializer": "msgpack"}
+    for _ in range(5000):  # deeper than Python's recursion limit: read by a loop, and refused
+        deep = {"is-collection": True, "sub-headers": [deep]}
+    assert cluster._families(deep) == {"?"}
 
 
 def test_a_record_refused_unread_is_not_a_record():

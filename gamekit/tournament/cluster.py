@@ -239,7 +239,8 @@ def connect(scheduler: str, folder: str | Path) -> Iterator[Any]:
     """A Dask `Client` for `scheduler` with the client's certificate in `folder`, refused unless the
     other end proves the scheduler's role: any certificate of the authority passes TLS, so a lab
     PC's worker key could otherwise pose as the scheduler (given a place on the network) and send
-    the teacher rigged records."""
+    the teacher rigged records. All it reads is plain data (`guard_reading`, `_plain_client`): the
+    results and errors it gets come from workers, through the scheduler."""
     guard_reading(None)  # installs the plain reader; this process's other Dask connections keep Dask's ways
     with _plain_client()(
         scheduler, security=_plain_security(folder), deserializers=list(PLAIN), direct_to_workers=False, timeout=60
@@ -277,15 +278,25 @@ _READING_PLAIN: contextvars.ContextVar[bool] = contextvars.ContextVar("gamekit_r
 _SCHEDULERS: set[str] = set()
 
 
-def _families(header: Any) -> set[str]:
-    """The serialisation families a Dask header (possibly of a collection) names."""
-    if type(header) is not dict:
-        return {"?"}
-    if header.get("is-collection"):
-        subs = header.get("sub-headers")
-        return set().union(*(_families(h) for h in subs)) if isinstance(subs, (list, tuple)) and subs else {"?"}
-    name = header.get("serializer")
-    return {name if type(name) is str else "?"}
+def _families(header: Any, max_depth: int = 32) -> set[str]:
+    """The serialisation families a Dask header (possibly of nested collections) names; "?" for a
+    malformed one or one nested deeper than `max_depth` (a loop, never a recursion a sender controls)."""
+    found: set[str] = set()
+    todo = [(header, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if type(item) is not dict or depth > max_depth:
+            found.add("?")
+        elif item.get("is-collection"):
+            subs = item.get("sub-headers")
+            if not isinstance(subs, (list, tuple)) or not subs:
+                found.add("?")
+            else:
+                todo.extend((sub, depth + 1) for sub in subs)
+        else:
+            name = item.get("serializer")
+            found.add(name if type(name) is str else "?")
+    return found
 
 
 def _plain_loads(frames: Sequence[Any], deserialize: bool) -> Any:
