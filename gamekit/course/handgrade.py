@@ -32,6 +32,7 @@ from pathlib import Path
 import nbformat
 
 from ..sandbox.channel import clean_text
+from .spreadsheet import csv_line, inert_cell
 
 __all__ = [
     "ANSWER_CHARS",
@@ -170,7 +171,8 @@ _SAVE_SCRIPT = """<script>
 document.getElementById("save").addEventListener("click", function () {
   var rows = [["participant", document.body.dataset.column]];
   document.querySelectorAll("input[data-participant]").forEach(function (f) {
-    rows.push([f.dataset.participant, f.value]);
+    var who = f.dataset.participant;  // a student's text: inert in a spreadsheet, as grade writes it
+    rows.push([/^[=+\\-@\\t\\r]/.test(who) ? "'" + who : who, f.value]);
   });
   var text = rows.map(function (r) { return r.map(function (c) {
     return /[",\\n]/.test(c) ? '"' + c.replace(/"/g, '""') + '"' : c; }).join(","); }).join("\\n") + "\\n";
@@ -227,13 +229,11 @@ pre {{ white-space: pre-wrap; background: #f4f4f4; padding: 0.6em; }} section {{
         path = folder / f"{label.lower().replace(' ', '-')}.html"
         path.write_text(page, encoding="utf-8")
         written.append(path)
-    buffer = io.StringIO()
-    w = csv.writer(buffer, lineterminator="\n")
-    w.writerow(["participant", "file", *[_column(q) for q in manual]])
-    for r in rows:
-        w.writerow([r.student, r.path.name, *["" for _ in manual]])
+    lines = [csv_line(["participant", "file", *[_column(q) for q in manual]])]
+    # a participant's name and file name are a student's text: inert in a spreadsheet
+    lines += [csv_line([r.student, r.path.name, *["" for _ in manual]], student=(0, 1)) for r in rows]
     points = hand_points_path(out, grader.name)
-    points.write_text(buffer.getvalue(), encoding="utf-8")
+    points.write_text("".join(lines), encoding="utf-8")
     return [points, *written]
 
 
@@ -275,14 +275,16 @@ def read_hand_points(path: Path, grader, students: Sequence[str]) -> HandPoints:
             problems.append(f"column {head!r} is not an exercise of {grader.name} graded by hand (those are: {names})")
         else:
             columns[k] = match[0]
-    known = set(students)
+    known = {inert_cell(s): s for s in students} | {s: s for s in students}  # as written, or as typed
     points: dict[str, dict[str, float | None]] = {}
     for number, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
         who = row[0].strip()
         where = f"row {number} (participant {who!r})"
-        if who not in known:
+        if who in known:
+            who = known[who]
+        else:
             problems.append(f"{where}: no such participant in this grading")
             continue
         if who in points:
