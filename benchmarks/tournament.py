@@ -9,6 +9,12 @@ own turn: a cgroup freezer write before and after each move, or SIGSTOP/SIGCONT 
 and with the freezing switched off, which is what a move cost before. The last line counts the
 lines of the boundary package (`gamekit/sandbox/`).
 
+`--search` measures what a student's game costs the agents that search it: the game runs in a jail
+of its own and every rules question of an agent's search is relayed by the referee
+(`gamekit.tournament.proxy`), against the course's own game built in the agent's process: an
+alpha-beta agent (a full search, TicTacToe's first move included) and an MCTS agent (300
+iterations), per move, and lesson 10's tournament (Number Scrabble against the house agents).
+
 Six cheap TicTacToe agents play a round robin (15 pairings x `--starts` starts x 2 seat orders),
 so the figures measure the machinery, not the agents' thinking. "In-process" plays both agents
 in the referee's process (no limits enforced: trusted code only); "sandboxed" runs each agent in
@@ -46,9 +52,8 @@ AGENTS = {
     "block": "NAME = 'win or block'\nclass Agent:\n    def __init__(self, game, seat):\n"
     "        self.game, self.seat = game, seat\n    def move(self, state):\n"
     "        g, legal = self.game, self.game.legal_moves(state)\n"
-    "        for who in (self.seat, 1 - self.seat):\n            for m in legal:\n"
-    "                after = state[:m] + ('XO'[who],) + state[m + 1:]\n"
-    "                if g.is_terminal(after) and g.utility(after, who) > 0:\n                    return m\n"
+    "        for m in legal:\n            after = g.play(state, m)\n"
+    "            if g.is_terminal(after) and g.utility(after, self.seat) > 0:\n                return m\n"
     "        return legal[0]\n",
     "corner": "NAME = 'corners'\ndef agent(game, state):\n    legal = game.legal_moves(state)\n"
     "    return next((m for m in (0, 2, 6, 8) if m in legal), legal[0])\n",
@@ -126,6 +131,120 @@ def overhead_per_move(moves: int, jailed: bool = True) -> tuple[float, float, fl
         f(game, game.state_from_json(state))
     inside = (time.perf_counter() - t0) / moves
     return sandboxed, inside, statistics.median(per_agent), statistics.median(per_game[1:])
+
+
+SEARCHERS = {
+    "alpha-beta": "from gamekit import alphabeta\nNAME = 'alpha-beta'\n"
+    "def agent(game, state):\n    return alphabeta(game, state).move\n",
+    "MCTS 300": "import random\nfrom gamekit import MCTS\nNAME = 'mcts'\n"
+    "def agent(game, state):\n    return MCTS(game, seed=random.randrange(2**32)).search(state, iterations=300)\n",
+}
+OPPONENT = "NAME = 'first'\ndef agent(game, state):\n    return game.legal_moves(state)[0]\n"
+
+
+def search_cost(folder: Path, games: int = 4) -> list[tuple[str, str, float, float, int]]:
+    """(agent, path, ms charged per move, ms of wall clock per move, moves) for each searcher, playing
+    `games` TicTacToe games against first-legal-move from both seats: the course's game (built in the
+    agent's process) and the same rules as a student's file (in the game's own jail, relayed)."""
+    from gamekit.tournament.games import open_rules, resolve_game
+    from gamekit.tournament.referee import GameSpec, play_game_spec
+
+    own = folder / "student_tictactoe.py"
+    own.write_text(STUDENT_TICTACTOE)
+    limits = Limits(move_seconds=30.0, bank_seconds=0.0, startup_seconds=30.0)
+    rows = []
+    for name, source in SEARCHERS.items():
+        for label, game in (
+            ("course's game, in the agent", "tictactoe"),
+            ("student's file, relayed", f"{own}:MyTicTacToe"),
+        ):
+            ref = resolve_game(game)
+            rules = open_rules(ref)
+            start = rules.starts(1, 0)[0]
+            rules.close()
+            charged, wall, moves = 0.0, 0.0, 0
+            for g in range(games):
+                seat = g % 2
+                sources = (source, OPPONENT) if seat == 0 else (OPPONENT, source)
+                spec = GameSpec(id=f"s{g}", game=ref.name, target=ref.target, game_source=ref.source, params=ref.params,
+                                start=start, agents=("a", "b"), sources=sources, seeds=(g, g + 1),
+                                limits=limits.as_dict())  # fmt: skip
+                t0 = time.perf_counter()
+                record = play_game_spec(spec)
+                wall += time.perf_counter() - t0
+                assert record["forfeit"] is None, (record["reason"], record["detail"])
+                mine = [t for t, mover in zip(record["times"], record["movers"]) if mover == seat]
+                charged += sum(mine)
+                moves += len(mine)
+            rows.append((name, label, 1e3 * charged / moves, 1e3 * wall / len(record["moves"]) / games, moves))
+    close_jails()
+    return rows
+
+
+NUMBER_SCRABBLE = '''
+from dataclasses import dataclass
+from itertools import combinations
+
+from gamekit import IllegalMoveError
+
+
+@dataclass(frozen=True)
+class Hands:
+    mine: tuple = ()
+    theirs: tuple = ()
+
+
+class NumberScrabble:
+    """Take numbers 1..9 in turn; whoever first holds three that sum to 15 wins."""
+
+    def initial_state(self):
+        return Hands()
+
+    def to_move(self, state):
+        return (len(state.mine) + len(state.theirs)) % 2
+
+    def _won(self, numbers):
+        return any(sum(c) == 15 for c in combinations(numbers, 3))
+
+    def is_terminal(self, state):
+        return self._won(state.theirs) or len(state.mine) + len(state.theirs) == 9
+
+    def legal_moves(self, state):
+        if self.is_terminal(state):
+            return ()
+        return tuple(n for n in range(1, 10) if n not in state.mine and n not in state.theirs)
+
+    def play(self, state, move):
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"{move!r} is not free; free: {self.legal_moves(state)}")
+        return Hands(state.theirs, tuple(sorted(state.mine + (move,))))
+
+    def utility(self, state, player):
+        if not self._won(state.theirs):
+            return 0.0
+        last = 1 - self.to_move(state)
+        return 1.0 if player == last else -1.0
+'''
+
+
+def lesson_ten(folder: Path) -> tuple[float, int]:
+    """Seconds and games of lesson 10's tournament: Number Scrabble (a student's file) against the house
+    agents (random, MCTS 300, the solver), two starts with two random opening picks, validation included."""
+    from gamekit.tournament.house import write_house_agents
+
+    game = folder / "number_scrabble.py"
+    game.write_text(NUMBER_SCRABBLE)
+    agents = write_house_agents(folder / "house")
+    t0 = time.perf_counter()
+    t = Tournament(folder / f"ten-{time.monotonic_ns()}.sqlite", agents, game=f"{game}:NumberScrabble", starts=2,
+                   opening=2, seed=10)  # fmt: skip
+    played = t.run(workers=2)
+    seconds = time.perf_counter() - t0
+    rejected = [(e.id, e.reason) for e in t.entrants() if e.status != "accepted"]
+    t.close()
+    close_jails()
+    assert not rejected, rejected
+    return seconds, played
 
 
 def free_port() -> int:
@@ -246,7 +365,21 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=5000, help="moves for the overhead measurement")
     ap.add_argument("--quick", action="store_true", help="3 starts, 1000 moves")
     ap.add_argument("--no-dask", action="store_true", help="skip the cluster")
+    ap.add_argument("--search", action="store_true", help="only what a student's game costs searching agents")
     args = ap.parse_args()
+    if args.search:
+        with tempfile.TemporaryDirectory() as tmp:
+            print("searching agents against first-legal-move on TicTacToe, per move of the searcher:")
+            for name, label, charged, wall, moves in search_cost(Path(tmp)):
+                print(
+                    f"  {name:<11} {label:<28} charged {charged:8.2f} ms, wall {wall:8.2f} ms per move ({moves} moves)"
+                )
+            seconds, played = lesson_ten(Path(tmp))
+            print(
+                f"lesson 10's tournament (Number Scrabble, 3 house agents): {played} games "
+                f"and the validation in {seconds:.1f} s"
+            )
+        return
     if args.quick:
         args.starts, args.moves = 3, 1000
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,9 +1,10 @@
 """A student's own game in the class tournament (issue 20): named by its file, run only in sandboxes.
 
 Dots and Boxes (tests/own_games.py, where a player who closes a box moves again) is played by
-the tournament's sandboxed agents exactly as the course's games are; the teacher's process never
-runs the game's file. Hostile and broken games are stopped with `GameFailure` naming the game,
-never an agent; a reply that makes the game's own code fail loses for the agent that sent it.
+the tournament's sandboxed agents exactly as the course's games are; neither the teacher's process
+nor an agent's ever runs the game's file (only the game's own jail does). Hostile and broken games
+are stopped with `GameFailure` naming the game, never an agent; a reply the game did not list
+loses for the agent that sent it, without reaching the game's code.
 """
 
 from __future__ import annotations
@@ -200,10 +201,11 @@ def test_a_broken_game_stops_the_tournament_and_blames_the_game_not_an_agent(tmp
     assert expected in str(failure.value)
 
 
-def test_a_reply_that_makes_the_games_own_code_fail_loses_for_the_agent_that_sent_it(tmp_path):
+@pytest.mark.parametrize(("reply", "reason"), [("99", "illegal move"), ("'take two'", "wrong type")])
+def test_a_reply_the_game_did_not_list_loses_and_never_reaches_the_games_code(tmp_path, reply, reason):
     source = COUNTDOWN.replace(
         "        if move not in self.legal_moves(state):",
-        "        if move == 99:  # the agent found a weak spot\n            while True:\n                pass\n"
+        "        if move == 99:  # the game's weak spot\n            while True:\n                pass\n"
         "        if move not in self.legal_moves(state):",
     )
     spec = GameSpec(
@@ -215,14 +217,15 @@ def test_a_reply_that_makes_the_games_own_code_fail_loses_for_the_agent_that_sen
         start=[5, 0],
         agents=("hang", "random"),
         sources=(
-            "NAME = 'hangs the game'\ndef agent(game, state):\n    return 99\n",
+            f"NAME = 'hangs the game'\ndef agent(game, state):\n    return {reply}\n",
             (AGENTS / "random_mover.py").read_text(),
         ),
         seeds=(1, 2),
         limits=FAST.as_dict(),
     )
-    record = play_game_spec(spec)
-    assert record["forfeit"] == 0 and record["reason"] == "illegal move" and "game's own code" in record["detail"]
+    record = play_game_spec(spec)  # the referee judges by the moves the game listed: its play never sees 99
+    assert record["forfeit"] == 0 and record["reason"] == reason and "[1, 2]" in record["detail"], record["detail"]
+    assert record["failed_after"] < FAST.game_seconds  # the game's code did not hang on it
 
 
 def test_the_command_line_validates_agents_for_a_game_given_by_its_file(tmp_path):
@@ -251,3 +254,46 @@ def test_the_command_line_validates_agents_for_a_game_given_by_its_file(tmp_path
         cwd=tmp_path,
     )
     assert bad.returncode == 2 and "module:Class" in bad.stderr
+
+
+FICKLE = COUNTDOWN.replace(
+    """    def legal_moves(self, state):
+        return tuple(t for t in (1, 2) if t <= state[0])""",
+    """    asked = [0]
+
+    def legal_moves(self, state):  # after its first position, it lists its moves the other way round
+        moves = tuple(t for t in (1, 2) if t <= state[0])
+        return moves if self.asked[0] <= 1 else moves[::-1]""",
+).replace(
+    '''        return f"{state[0]} left"''',
+    '''        self.asked[0] += 1
+        return f"{state[0]} left"''',
+)
+
+
+def test_a_game_that_answers_the_same_question_twice_differently_fails_named(monkeypatch):
+    from gamekit.tournament.games import GameRef, JailedRules
+
+    ref = GameRef("fickle.py:Countdown", "fickle:Countdown", {}, FICKLE)
+    spec = GameSpec(
+        id="g",
+        game=ref.name,
+        target=ref.target,
+        game_source=FICKLE,
+        params={},
+        start=[5, 0],
+        agents=("a", "b"),
+        sources=((AGENTS / "random_mover.py").read_text(),) * 2,
+        seeds=(1, 2),
+        limits=FAST.as_dict(),
+    )
+    record = play_game_spec(spec)  # each question is answered once, for the referee and the agents alike
+    assert record["forfeit"] is None and record["winner"] is not None
+    monkeypatch.setattr("gamekit.tournament.games.MEMO_BYTES", 1)  # the memo keeps one answer: questions recur
+    rules = JailedRules(ref, seconds=FAST.game_seconds)
+    try:
+        assert rules.look([5, 0])["to_move"] == 0 and rules.look([4, 1])["to_move"] == 1
+        with pytest.raises(GameFailure, match="fickle.py:Countdown answered the same question twice differently"):
+            rules.look([5, 0])
+    finally:
+        rules.close()

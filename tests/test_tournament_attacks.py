@@ -11,6 +11,8 @@ and the canary secret (a file and an environment variable) must appear nowhere.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import sqlite3
@@ -95,11 +97,12 @@ def agent(game, state):
     raise RuntimeError("could not plant: " + ",".join(errors))
 """,
     # freeze or kill every other process it can see: the opponent, the referee
+    # every other process of its jail, its pid 1 (the zygote) included
     "killer": """
 def agent(game, state):
     me = os.getpid()
     for pid in os.listdir("/proc"):
-        if pid.isdigit() and int(pid) not in (me, 1):
+        if pid.isdigit() and int(pid) != me:
             try:
                 os.kill(int(pid), signal.SIGSTOP)
                 os.kill(int(pid), signal.SIGKILL)
@@ -158,7 +161,6 @@ REASONS = {
     "procfs": {"exception"},
     "dbwriter": {"exception"},
     "planter": {"exception"},
-    "killer": {"crash", "sandbox"},
     "nester": {"protocol"},
     "flooder": {"protocol"},
     "caller": {"exception"},
@@ -227,6 +229,21 @@ def test_every_attacker_forfeits_its_own_games_with_a_reason(attack_run):
             assert r["forfeit"] == seat, (name, r["reason"], r["detail"])
             assert r["reason"] in reasons, (name, r["reason"], r["detail"])
             assert r["winner"] == 1 - seat
+
+
+def test_a_killer_reaches_nothing_in_its_jail_and_plays_on(attack_run):
+    """Its jail holds only its own games' processes and the zygote, the namespace's pid 1, to which the
+    kernel delivers no signal from inside: the zygote goes on. What the killer can kill is its own
+    other game running at the same time (one jail per agent), which that game forfeits: the killer's
+    loss, never its opponent's."""
+    t, *_ = attack_run
+    records = {r["id"]: r for r in t.records()}
+    for order in (0, 1):
+        r = records[f"killer~first_free~0~{order}"]
+        seat = r["agents"].index("killer")
+        if r["forfeit"] is not None:
+            assert r["forfeit"] == seat and r["reason"] == "crash", (r["reason"], r["detail"])
+        assert r["winner"] in (None, 1 - seat), r
 
 
 def test_the_honest_games_are_identical_to_a_run_without_attackers(attack_run, tmp_path):
@@ -322,3 +339,295 @@ def test_a_forfeit_says_the_time_the_limit_and_only_the_students_own_traceback(t
     page = leaderboard_html(Results(t), reps=1000)
     assert "time taken" in page and f"{slow['failed_after']:.2f} s" in page
     t.close()
+
+
+# --- a student's game and the agents: no shared process, no word taken, no pipe without a deadline ---
+
+# two solvers, each solving TicTacToe through the referee in its first move (a few thousand questions)
+SOLVERS = Limits(move_seconds=5.0, bank_seconds=5.0, startup_seconds=8.0, memory_mb=128, output_kb=64)
+FAVOURITE = (AGENTS / "perfect.py").read_text().replace('NAME = "perfect (solver)"', 'NAME = "favourite"')
+
+# legal_moves that lies only when an agent's own code calls it (the referee's questions, and a
+# cross-check asked from gamekit's code, get the truth): an occupied square first
+LIAR = """
+import sys
+from gamekit.games.tictactoe import TicTacToe
+
+
+class Liar(TicTacToe):
+    def legal_moves(self, state):
+        moves = tuple(super().legal_moves(state))
+        caller = sys._getframe(1).f_code.co_filename
+        agent = sys.modules.get("agent")
+        if agent is not None and "gamekit" not in caller and getattr(agent, "NAME", "") != "favourite":
+            taken = [i for i in range(9) if i not in moves]
+            if taken:
+                return (taken[0],) + moves
+        return moves
+"""
+
+# every rule honest, every move legal: the module's code swaps the agent's own code for the worst moves
+SWAPPER = """
+import sys
+from gamekit.games.tictactoe import TicTacToe
+
+_victim = sys.modules.get("agent")
+if _victim is not None and getattr(_victim, "NAME", "") != "favourite":
+    from gamekit import solve
+
+    class _Worst:
+        def __init__(self, game, seat):
+            self.game, self.table = game, None
+
+        def move(self, state):
+            if self.table is None:
+                self.table = solve(self.game)
+            sign = 1 if self.game.to_move(state) == 0 else -1
+            return min(self.game.legal_moves(state), key=lambda m: sign * self.table[self.game.play(state, m)])
+
+    _victim.Agent = _Worst
+    _victim.agent = lambda game, state: _Worst(game, 0).move(state)
+
+
+class Swapper(TicTacToe):
+    pass
+"""
+
+# an agent's claim about the game, written straight to its reply pipe
+CLAIMER = """
+import time
+def agent(game, state):
+    for _c in gc.get_objects():
+        if type(_c).__name__ == "Channel" and hasattr(_c, "fd_out"):
+            _c.send({"game_differs": "its legal moves differ in my process"})
+    time.sleep(5)
+"""
+
+# Countdown whose every state carries 40 KB (an answer with two next states is larger than a pipe's
+# 64 KiB buffer), in a file of more than 64 KiB
+BULKY = (
+    "# "
+    + "padding " * 9000
+    + "\n"
+    + """
+from gamekit import IllegalMoveError
+
+PAD = "x" * 40000
+
+
+class Bulky:
+    def initial_state(self):
+        return (5, 0, PAD)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return tuple(t for t in (1, 2) if t <= state[0])
+
+    def play(self, state, move):
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"take 1 or 2, got {move!r}")
+        return (state[0] - move, 1 - state[1], PAD)
+
+    def is_terminal(self, state):
+        return state[0] == 0
+
+    def utility(self, state, player):
+        return 1.0 if state[1] != player else -1.0
+
+    def describe_state(self, state):
+        return f"{state[0]} left"
+"""
+)
+
+# asks a question about the rules, then never reads its pipe again
+STUCK = """
+import time
+def agent(game, state):
+    for _c in gc.get_objects():
+        if type(_c).__name__ == "Channel" and hasattr(_c, "fd_out"):
+            _c.send({"ask": {"op": "expand", "state": game.state_to_json(state)}})
+    time.sleep(60)
+"""
+
+
+def _run(
+    folder: Path, agents: dict[str, str], game: str = "tictactoe", limits: Limits = LIMITS, validate: bool = True, **kw
+) -> Tournament:
+    """A tournament of `agents` (file stem -> source) in `folder`, its jails in folder/jails; checks
+    that nothing of it is left running."""
+    subs = folder / "subs"
+    subs.mkdir(parents=True)
+    for name, source in agents.items():
+        (subs / f"{name}.py").write_text(source)
+    jails = folder / "jails"
+    jails.mkdir()
+    kw.setdefault("seed", 3)
+    t = Tournament(folder / "t.sqlite", sorted(subs.glob("*.py")), game=game, limits=limits, **kw)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tempfile, "tempdir", str(jails))
+        t.run(workers=2, validate=validate and kw.get("gauntlet") is None)
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            assert str(jails).encode() not in cmdline, cmdline[:200]
+    assert not list(jails.iterdir())
+    return t
+
+
+def _game_file(folder: Path, name: str, source: str) -> str:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.py").write_text(source)
+    return str(folder / f"{name}.py")
+
+
+def _same_games(a: Tournament, b: Tournament) -> None:
+    strip = ("seconds", "times", "failed_after")
+    ra = {r["id"]: {k: v for k, v in r.items() if k not in strip} for r in a.records()}
+    rb = {r["id"]: {k: v for k, v in r.items() if k not in strip} for r in b.records()}
+    assert ra == rb and ra
+
+
+@pytest.mark.parametrize("beside", [False, True], ids=["own jail", "beside the agents"])
+def test_a_game_that_lies_only_to_the_agents_code_cannot(tmp_path, monkeypatch, beside):
+    if beside:  # the design before: the game's code in every agent's process (the test can fail)
+        monkeypatch.setattr("gamekit.tournament.sandbox.GAME_BESIDE_AGENTS", True)
+    first_free = (AGENTS / "first_free.py").read_text()
+    agents = {"favourite": first_free.replace('"first legal move"', '"favourite"'), "honest": first_free}
+    liar = _game_file(tmp_path / "g", "liar", LIAR)
+    t = _run(tmp_path / "run", agents, game=f"{liar}:Liar")
+    status = {e.id: (e.status, e.reason) for e in t.entrants()}
+    if beside:
+        assert status["honest"][0] == "rejected" and "illegal move" in status["honest"][1], status
+        return
+    assert status == {"favourite": ("accepted", ""), "honest": ("accepted", "")}
+    honest_file = _game_file(tmp_path / "h", "liar", LIAR.replace("    def legal_moves", "    def _unused"))
+    calm = _run(tmp_path / "calm", agents, game=f"{honest_file}:Liar")
+    _same_games(t, calm)  # every game as on the honest copy of the game
+    assert all(r["forfeit"] is None for r in t.records())
+
+
+@pytest.mark.parametrize("beside", [False, True], ids=["own jail", "beside the agents"])
+def test_a_game_whose_module_swaps_the_agents_code_cannot(tmp_path, monkeypatch, beside):
+    if beside:
+        monkeypatch.setattr("gamekit.tournament.sandbox.GAME_BESIDE_AGENTS", True)
+    agents = {"favourite": FAVOURITE, "honest": (AGENTS / "perfect.py").read_text()}
+    swapper = _game_file(tmp_path / "g", "swapper", SWAPPER)
+    t = _run(tmp_path / "run", agents, game=f"{swapper}:Swapper", starts=2, limits=SOLVERS, validate=False)
+    records = [r for r in t.records() if set(r["agents"]) == {"favourite", "honest"}]
+    assert len(records) == 4 and all(r["forfeit"] is None for r in records)
+    favourite_wins = sum(r["winner"] is not None and r["agents"][r["winner"]] == "favourite" for r in records)
+    if beside:  # every rule honest, every move legal, nothing flagged: and the favourite wins 4-0
+        assert favourite_wins == 4
+        return
+    assert all(r["winner"] is None for r in records)  # perfect against perfect: four draws
+    # the same games as on the course's own TicTacToe (built in each agent's process)
+    calm = _run(tmp_path / "calm", agents, game="tictactoe", starts=2, limits=SOLVERS, validate=False)
+    strip = ("game", "seconds", "times", "failed_after")
+    assert {r["id"]: {k: v for k, v in r.items() if k not in strip} for r in calm.records()} == {
+        r["id"]: {k: v for k, v in r.items() if k not in strip} for r in records
+    }
+
+
+def test_an_agents_claim_about_the_game_is_its_own_protocol_error(tmp_path):
+    honest = {"random_mover": (AGENTS / "random_mover.py").read_text()}
+    gauntlet = tmp_path / "first_free.py"
+    gauntlet.write_text((AGENTS / "first_free.py").read_text())
+    claimer = "NAME = 'claimer'\n" + DISARM + CLAIMER
+    t = _run(tmp_path / "run", {"claimer": claimer, **honest}, gauntlet=[gauntlet], format="gauntlet")
+    records = {r["id"]: r for r in t.records()}
+    for order in (0, 1):  # the run finished, the claimer forfeits, the game is not blamed
+        r = records[f"claimer~first_free~0~{order}"]
+        seat = r["agents"].index("claimer")
+        assert r["forfeit"] == seat and r["reason"] == "protocol" and "game_differs" in r["detail"], r["detail"]
+    calm = _run(tmp_path / "calm", honest, gauntlet=[gauntlet], format="gauntlet")
+    strip = ("seconds", "times", "failed_after")
+    for r in calm.records():
+        assert {k: v for k, v in records[r["id"]].items() if k not in strip} == {
+            k: v for k, v in r.items() if k not in strip
+        }
+
+
+def test_an_agent_that_stops_reading_its_pipe_forfeits_by_the_deadline(tmp_path):
+    assert len(BULKY.encode()) > 64 * 1024
+    bulky = _game_file(tmp_path / "g", "bulky", BULKY)
+    gauntlet = tmp_path / "first_free.py"
+    gauntlet.write_text((AGENTS / "first_free.py").read_text())
+    honest = {"random_mover": (AGENTS / "random_mover.py").read_text()}
+    stuck = "NAME = 'stuck'\n" + DISARM + STUCK
+    t = _run(
+        tmp_path / "run", {"stuck": stuck, **honest}, game=f"{bulky}:Bulky", gauntlet=[gauntlet], format="gauntlet"
+    )
+    records = {r["id"]: r for r in t.records()}
+    turn = 2 * (LIMITS.move_seconds + LIMITS.bank_seconds) + 0.25  # the turn's wall-clock end
+    for order in (0, 1):
+        r = records[f"stuck~first_free~0~{order}"]
+        seat = r["agents"].index("stuck")
+        assert r["forfeit"] == seat and r["reason"] == "timeout" and "stopped reading" in r["detail"], r["detail"]
+        assert turn - 0.1 <= r["failed_after"] <= turn + 3.0, r["failed_after"]
+    calm = _run(tmp_path / "calm", honest, game=f"{bulky}:Bulky", gauntlet=[gauntlet], format="gauntlet")
+    strip = ("seconds", "times", "failed_after")
+    for r in calm.records():
+        assert r["forfeit"] is None
+        assert {k: v for k, v in records[r["id"]].items() if k not in strip} == {
+            k: v for k, v in r.items() if k not in strip
+        }
+
+
+def test_a_write_to_a_process_that_does_not_read_ends_at_its_deadline():
+    import threading
+    import time
+
+    from gamekit.sandbox.channel import Channel, ChannelError
+
+    r, w = os.pipe()
+    channel = Channel(w, -1)
+    message = {"state": "x" * (200 * 1024)}  # three times a pipe's buffer
+    t0 = time.monotonic()
+    with pytest.raises(ChannelError) as error:
+        channel.send(message, deadline=t0 + 0.3)
+    assert error.value.reason == "timeout" and "left unread" in error.value.detail
+    assert 0.3 <= time.monotonic() - t0 < 1.0
+    # the protection switched off: the same write, blocking, does not return while nobody reads
+    os.set_blocking(w, True)
+    done = threading.Event()
+
+    def blocking_write() -> None:
+        with contextlib.suppress(OSError):
+            os.write(w, b"x" * (200 * 1024))
+        done.set()
+
+    threading.Thread(target=blocking_write, daemon=True).start()
+    assert not done.wait(1.0)
+    os.close(r)  # the reader goes: the blocked write ends (a broken pipe)
+    assert done.wait(5.0)
+    channel.close()
+
+
+def test_a_large_message_to_a_process_that_reads_arrives_whole():
+    import threading
+    import time
+
+    from gamekit.sandbox.channel import Channel
+
+    r, w = os.pipe()
+    channel = Channel(w, -1)
+    got = bytearray()
+
+    def slow_reader() -> None:
+        while chunk := os.read(r, 4096):
+            got.extend(chunk)
+            time.sleep(0.001)
+
+    reader = threading.Thread(target=slow_reader, daemon=True)
+    reader.start()
+    message = {"state": list(range(40_000))}
+    channel.send(message, deadline=time.monotonic() + 10)
+    channel.close()
+    reader.join(10)
+    os.close(r)
+    assert json.loads(bytes(got)) == message

@@ -1,7 +1,9 @@
 """The teacher's end of a jailed process's pipes: bounded, framed, parsed as data; and clean text.
 
-A jailed process answers with JSON lines on one pipe and prints on another. Nothing it sends is
-trusted: a reply is read only up to a size, parsed strictly with a bound on nesting
+A jailed process answers with JSON lines on one pipe and prints on another. Every read and every
+write has a deadline: the teacher's side never blocks on a jail (a process that stops reading its
+requests is that process's timeout, however large the message). Nothing it sends is trusted: a
+reply is read only up to a size, parsed strictly with a bound on nesting
 (`gamekit.jsonio.parse_json`, never pickle), and must be a JSON object; what it prints is kept
 only up to a size (the rest is counted, not stored). Every string that leaves this package for a
 database, a web page, a CSV file or a terminal passes `clean_text` first.
@@ -10,8 +12,10 @@ database, a web page, a CSV file or a terminal passes `clean_text` first.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +24,8 @@ from ..jsonio import JSONLoadError, parse_json
 
 MAX_REPLY_BYTES = 1 << 20
 MAX_REPLY_DEPTH = 32  # a move or a message never needs more
+#: A write without a deadline of its own must be read within this many seconds.
+SEND_SECONDS = 10.0
 REPLACEMENT = "\ufffd"
 
 
@@ -68,14 +74,32 @@ class Channel:
     _buffer: bytes = field(default=b"", repr=False)
     _output: bytearray = field(default_factory=bytearray, repr=False)
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Write one message (OSError if the process has closed its end)."""
-        import json
+    def __post_init__(self) -> None:
+        if self.write_fd >= 0:  # a write never blocks: `send` waits for room with select, up to its deadline
+            os.set_blocking(self.write_fd, False)
 
+    def send(self, message: dict[str, Any], deadline: float | None = None, clock: Any = time.monotonic) -> None:
+        """Write one message by `deadline` (on `clock`; default `SEND_SECONDS` from now). A process
+        that does not read it in time raises `ChannelError("timeout")`, one that has closed its end
+        `OSError`; what it prints meanwhile is taken, so a printer cannot stall its own requests."""
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        if deadline is None:
+            deadline = clock() + SEND_SECONDS
         view = memoryview(data)
         while view:
-            view = view[os.write(self.write_fd, view) :]
+            with contextlib.suppress(BlockingIOError):
+                view = view[os.write(self.write_fd, view) :]
+            if not view:
+                return
+            remaining = deadline - clock()
+            if remaining <= 0:
+                raise ChannelError(
+                    "timeout", f"it did not read its requests in time ({len(view)} of {len(data)} bytes left unread)"
+                )
+            reading = [self.output_fd] if self.output_fd >= 0 else []
+            readable, _, _ = select.select(reading, [self.write_fd], [], min(remaining, 0.05))
+            if readable:
+                self._drain()
 
     def _drain(self) -> None:
         """Take what it printed so far (never blocks: the pipe is read only when select says so)."""

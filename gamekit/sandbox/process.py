@@ -87,23 +87,31 @@ class JailedProcess:
             raise AgentFailure("crash", "its process was gone before its file was loaded")
         self._oom_before = self.zygote.group.oom_kills()
         self.group = self.zygote.group.game(host)  # before any of its code runs: all it starts is in there
-        self.send({"op": "load", "label": self.label, **load})
+        self.send({"op": "load", "label": self.label, **load}, deadline)
         return deadline
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any], deadline: float | None = None) -> None:
+        """Send `message` by `deadline` (monotonic clock; default `channel.SEND_SECONDS` from now): a
+        process that does not read it in time is ended with a timeout, never waited for."""
         assert self.channel is not None
         try:
-            self.channel.send(message)
+            self.channel.send(message, deadline)
         except OSError:
             raise self._died() from None
+        except ChannelError as exc:
+            self.kill()
+            raise AgentFailure("timeout", f"it stopped reading its pipe: {exc.detail}") from None
 
-    def receive(self, deadline: float, late: str = "timeout", seconds: float | None = None) -> dict[str, Any]:
+    def receive(
+        self, deadline: float, late: str = "timeout", seconds: float | None = None, charged: Any = None
+    ) -> dict[str, Any]:
         """Its next message by `deadline` (monotonic clock); with `seconds`, also charged at most that
-        much from now (see `charge`). A violation it reports, or anything but a bounded JSON
-        object, ends it with an `AgentFailure`."""
+        much (from now, or by the given `charged` function, see `charge`). A violation it reports, or
+        anything but a bounded JSON object, ends it with an `AgentFailure`."""
         assert self.channel is not None and self.group is not None
         channel, output_cap = self.channel, self.limits.output_kb * 1024
-        charged = self.charge() if seconds is not None else None
+        if charged is None and seconds is not None:
+            charged = self.charge()
 
         def poll() -> None:  # the output limit is checked as the output comes (a printer forfeits for
             if channel.printed > output_cap:  # its printing however slowly a busy teacher's side reads it)
@@ -137,16 +145,17 @@ class JailedProcess:
             raise AgentFailure("sandbox", str(reply["violation"]))
         return reply
 
-    def charge(self) -> Any:
+    def charge(self, paused: Any = None) -> Any:
         """A function that says how many seconds to charge since now: the larger of the CPU time of
         its game's processes and the wall time its process did not wait for a CPU held by others
-        (so sleeping counts, and a busy machine does not)."""
+        (so sleeping counts, and a busy machine does not), nor, with `paused()`, the seconds it
+        waited for answers someone else pays for (a game's rules relayed to an agent)."""
         group = self.group
         assert group is not None
         t0, c0, w0 = time.monotonic(), group.cpu_seconds(), group.waited_seconds()
 
         def charged() -> float:
-            wall = time.monotonic() - t0 - (group.waited_seconds() - w0)
+            wall = time.monotonic() - t0 - (group.waited_seconds() - w0) - (paused() if paused else 0.0)
             return max(0.0, group.cpu_seconds() - c0, wall)
 
         return charged
@@ -159,9 +168,10 @@ class JailedProcess:
         assert self.group is not None
         t0, charged = time.monotonic(), self.charge()
         self.group.thaw()
+        deadline = t0 + WALL_FACTOR * seconds + WALL_SLACK
         try:
-            self.send(message)
-            reply = self.receive(t0 + WALL_FACTOR * seconds + WALL_SLACK, late, seconds=seconds)
+            self.send(message, deadline)
+            reply = self.receive(deadline, late, seconds=seconds, charged=charged)
         finally:
             if self.group is not None:
                 self.group.freeze()
@@ -206,8 +216,8 @@ class JailedProcess:
             self._stopping = True
             if self.group is not None:
                 self.group.thaw()
-            with contextlib.suppress(AgentFailure, OSError):
-                self.channel.send({"op": "stop"})
+            with contextlib.suppress(ChannelError, OSError):
+                self.channel.send({"op": "stop"}, time.monotonic() + 0.5)
 
     def close(self) -> str:
         """Stop the process, end everything it started; returns the start of what it printed."""

@@ -5,11 +5,11 @@ receives its student's file as text ("load"), takes away what it must not do
 (`gamekit.sandbox.inside.enter_sandbox`: a courtesy, the jail is the boundary), runs the file, and
 then answers the referee's requests as JSON lines until told to stop:
 
-* role "agent": "start" builds the game (a student's game from the text the referee sends) and,
-  for a class, `Agent(game, seat)`; "move" answers with a move. With a student's game, the
-  referee sends the legal moves and the state as its own copy of the game sees them: if the
-  game's code here disagrees, the process says so instead of asking the agent, and the game is
-  named as the culprit (`gamekit.tournament.games.GameFailure`), never the agent.
+* role "agent": "start" builds the game and, for a class, `Agent(game, seat)`; "move" answers
+  with a move. A game of the course is built here; a student's game never is (it shares no
+  process with an agent): the agent gets a `gamekit.tournament.proxy.ProxyGame`, whose every
+  rules question goes to the referee and is answered from the game's own jail. A reply is only
+  ever this agent's move or this agent's own failure.
 * role "game": a student's game answering the referee's questions about its rules (`games.serve_rules`).
 """
 
@@ -22,6 +22,7 @@ from .. import wire
 from ..sandbox import inside
 from ..sandbox.inside import Channel
 from .games import GameRef, LocalRules, build, serve_rules
+from .proxy import ProxyGame
 
 
 def _send_safely(channel: Channel, message: dict[str, Any]) -> None:
@@ -53,16 +54,15 @@ def serve(channel: Channel, output_fd: int, folder: str, request: dict[str, Any]
     for message in inside.requests(channel):
         try:
             if message["op"] == "start":
-                game = build(GameRef.from_dict(message["game"]), inside=True)
+                if message.get("rules") == "relayed":  # a student's game: in its own jail, asked through the referee
+                    game = ProxyGame(channel, str(message["game"]["name"]))
+                else:
+                    game = build(GameRef.from_dict(message["game"]), inside=True)
                 inside.seed_everything(int(message["seed"]))
                 agent = module.Agent(game, int(message["seat"])) if kind == "class" else module.agent
                 channel.send({"ok": True})
             elif message["op"] == "move":
                 state = wire.state_from_json(game, message["state"])
-                differs = _game_differs(game, state, message) if "legal" in message else ""
-                if differs:
-                    channel.send({"game_differs": differs})
-                    continue
                 move = agent.move(state) if kind == "class" else agent(game, state)  # type: ignore[union-attr,misc]
                 if inside.threads() > 1:  # it would go on thinking during the opponent's move
                     guard.violation("running a second thread (an agent thinks on one thread, in its own move)")
@@ -73,23 +73,6 @@ def serve(channel: Channel, output_fd: int, folder: str, request: dict[str, Any]
         except BaseException as exc:  # the agent's own error (also SystemExit, MemoryError)
             channel.send(inside.error(exc, label))
     inside.end()
-
-
-def _game_differs(game: Any, state: Any, message: dict[str, Any]) -> str:
-    """How the student's game here disagrees with the referee's copy about this position ("" if it does not)."""
-    try:
-        here_state = wire.state_to_json(game, state)
-        here_legal = [wire.move_to_json(game, m) for m in game.legal_moves(state)]
-    except Exception as exc:  # the game's code fails here but not in the referee's process
-        return f"its code fails in the agent's process: {type(exc).__name__}: {exc}"[:300]
-    if here_state != message["state"]:
-        return "it reads the position differently in the agent's process than in the referee's"
-    if here_legal != message["legal"]:
-        return (
-            f"it lists other legal moves in the agent's process ({str(here_legal)[:80]}) "
-            f"than in the referee's ({str(message['legal'])[:80]})"
-        )
-    return ""
 
 
 def _reply_json(game: Any, move: Any) -> Any:
@@ -115,7 +98,7 @@ def _serve_game(
     for message in inside.requests(channel):
         try:
             if message["op"] == "new":
-                rules = LocalRules(build(GameRef.from_dict(message["game"]), inside=True), legal=True)
+                rules = LocalRules(build(GameRef.from_dict(message["game"]), inside=True))
                 channel.send({"ok": True})
             elif rules is None:
                 channel.send({"error": "no game built yet"})

@@ -2,10 +2,13 @@
 
 The referee owns the game: it keeps the state (as JSON), sends it to the agent whose turn it
 is, and lets the game's rules decode the reply strictly (the game's wire format, `gamekit.wire`)
-and judge it (`game.play`): in the referee's process for a game of the course, in the game's own
-sandboxed process for a student's game (`gamekit.tournament.games`). Nothing an agent does in
-its process can change that state. A failure of any kind (too slow, a crash, an exception, an illegal move, a reply of
-the wrong type, a sandbox violation) loses the game for the agent that failed; the record says
+and judge it (`game.play`): in the referee's process for a game of the course; for a student's
+game, from the answers of the game's own sandboxed process, kept in one memo that also answers
+every rules question the agents ask in their turns (`gamekit.tournament.games.JailedRules`), so
+the referee and the agents cannot be told different rules. Nothing an agent does in its process
+can change that state, and nothing an agent says is taken as a fact about anyone else. A failure
+of any kind (too slow, a crash, an exception, an illegal move, a reply of the wrong type, a
+sandbox violation) loses the game for the agent that failed; the record says
 why, and the tournament goes on.
 
 A game is described by a `GameSpec` (plain JSON data, so it can travel to a Dask worker) and
@@ -14,6 +17,7 @@ produces a plain dict (the record), so local and cluster runs are the same code.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 import types
@@ -21,8 +25,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import wire
-from .games import BadMove, GameFailure, GameRef, open_rules, resolve_game
-from .sandbox import AgentFailure, AgentProcess, Limits, spend, time_left
+from .games import BadMove, GameRef, open_rules, resolve_game
+from .sandbox import RELAY_FACTOR, AgentFailure, AgentProcess, Limits, spend, time_left
 
 
 @dataclass(frozen=True)
@@ -102,7 +106,9 @@ def play_game_spec(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
     ref = spec.ref()
     limits = Limits(**spec.limits)
     t0 = time.monotonic()
-    rules = open_rules(ref, jailed=not spec.trusted_code, seconds=limits.game_seconds)
+    rules = open_rules(
+        ref, jailed=not spec.trusted_code, seconds=limits.game_seconds, cpu_seconds=(RELAY_FACTOR + 1) * 2 * limits.cpu
+    )
     try:
         view = rules.look(spec.start)
         record = _record(spec, view)
@@ -119,9 +125,9 @@ def play_game_spec(spec: GameSpec | dict[str, Any]) -> dict[str, Any]:
 def _play_sandboxed(
     spec: GameSpec, ref: GameRef, rules: Any, view: dict[str, Any], limits: Limits, record: dict[str, Any]
 ) -> None:
-    game_source = None if ref.trusted else ref.source
+    relay = None if ref.trusted else rules.answer  # a student's game: the agents ask its rules through the referee
     agents = [
-        AgentProcess(source, limits, jailed=not spec.trusted_code, game_source=game_source, label=f"{agent_id}.py")
+        AgentProcess(source, limits, jailed=not spec.trusted_code, label=f"{agent_id}.py", relay=relay)
         for source, agent_id in zip(spec.sources, spec.agents)
     ]
     try:
@@ -137,14 +143,19 @@ def _play_sandboxed(
             try:
                 agent.wait_ready(deadlines[seat])
                 record["names"][seat] = agent.name
-                agent.begin(ref, None, seat, spec.seeds[seat])
+                with getattr(rules, "awake", contextlib.nullcontext)():
+                    agent.begin(ref, None, seat, spec.seeds[seat])
             except AgentFailure as failure:
                 _forfeit(record, seat, failure)
                 record["failed_after"] = round(time.monotonic() - t_start, 6)
                 return
-        _referee(
-            rules, view, limits, record, lambda seat, state, seconds, legal: agents[seat].ask(state, seconds, legal)
-        )
+        awake = getattr(rules, "awake", contextlib.nullcontext)  # a student's game answers during the agents' turns
+
+        def ask(seat: int, state: Any, seconds: float) -> tuple[Any, float]:
+            with awake():
+                return agents[seat].ask(state, seconds)
+
+        _referee(rules, view, limits, record, ask)
     finally:
         for a in agents:
             a.stop()  # both finish at the same time
@@ -183,7 +194,7 @@ def _play_in_process(spec: GameSpec, rules: Any, view: dict[str, Any], limits: L
                 _forfeit(record, seat, AgentFailure("exception", f"{type(exc).__name__}: {exc}"))
                 return
 
-        def ask(seat: int, state: Any, seconds: float, legal: Any = None) -> tuple[Any, float]:
+        def ask(seat: int, state: Any, seconds: float) -> tuple[Any, float]:
             t = time.perf_counter()
             try:
                 move = movers[seat](wire.state_from_json(game, state))
@@ -208,8 +219,8 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
     """The game loop: ask, let the rules judge, until the end (or a forfeit, or the move cap).
 
     The state is JSON throughout; `rules` (`gamekit.tournament.games`) decode, judge and encode.
-    A student's game's view carries its legal moves: they go to the agent with the state, so the
-    agent's process can check that its copy of the game agrees.
+    A reply the rules refuse is the replier's loss; a failure of a student's game's own process
+    raises `GameFailure` (the referee's own observation, never an agent's word).
     """
     state = record["start"]
     banks = [limits.bank_seconds, limits.bank_seconds]
@@ -220,13 +231,11 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
         seat = view["to_move"]
         t0 = time.monotonic()
         try:
-            reply, elapsed = ask(seat, state, time_left(limits, banks[seat]), view.get("legal"))
+            reply, elapsed = ask(seat, state, time_left(limits, banks[seat]))
             banks[seat] = spend(limits, banks[seat], elapsed)
             try:
                 played = rules.play(state, reply)
             except BadMove as bad:
-                if reply in view.get("legal", ()):  # its own list offered the move its own rules refuse
-                    raise GameFailure(f"the game refused a move its own legal_moves listed: {bad.detail}") from None
                 raise AgentFailure(bad.reason, bad.detail) from None
         except AgentFailure as failure:
             _forfeit(record, seat, failure)

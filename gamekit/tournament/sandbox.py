@@ -6,20 +6,44 @@ decides a game is enforced outside the agent: the start-up time, the time per mo
 bank (charged as the CPU time its jail used in its own turn; outside its turn it is frozen), the
 size of a reply. Whatever goes wrong ends in an `AgentFailure` carrying a short reason
 (`timeout`, `crash`, `exception`, `sandbox`, `protocol`, ...) and a detail for the log.
+
+Nothing an agent's process says is a fact about anyone else: a reply is that agent's move
+(`{"move": ...}`), or its own failure (`{"wrong_type": ...}`, `{"error": ...}`); any other key is
+its protocol error. With a student's game, the agent's process asks the game's rules during its
+own turn (`{"ask": ...}`, see `gamekit.tournament.proxy`), and the referee answers from the
+game's jail (`relay`, `gamekit.tournament.games.JailedRules.answer`).
+
+Who pays for a relayed question: the game. The seconds the referee and the game's jail spend
+answering, and the time the referee's thread waited for a CPU, are not charged to the agent (its
+clock counts its own process only); each answer has
+the game's own time per question (`Limits.game_seconds`), and overrunning it is the game's
+failure, observed by the referee. How many questions a turn asks is the agent's choice, so their
+answers may take at most `RELAY_FACTOR` times the turn's own seconds (at least `game_seconds`)
+in all: beyond that the agent loses on time.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..sandbox import BoxLimits, clean_text
-from ..sandbox.process import AgentFailure, JailedProcess
+from ..sandbox.process import WALL_FACTOR, WALL_SLACK, AgentFailure, JailedProcess
 from ..sandbox.zygote import Zygote
-from .games import ENTRY, GameFailure, GameRef, resolve_game
+from .games import ENTRY, GameRef, resolve_game
 
 NAME_CHARS = 40
+#: The relayed answers of one turn may take this many times the turn's own seconds (see the docstring).
+RELAY_FACTOR = 10.0
+#: True puts a student's game back into every agent's process (the design before issue 34). Only
+#: for tests that show what that let a game do; never set it for a real tournament.
+GAME_BESIDE_AGENTS = False
+#: The keys an agent's reply to "your move" may have: its move, or its own failure.
+REPLIES = ({"move"}, {"wrong_type"}, {"error"}, {"error", "trace"})
 
 
 @dataclass(frozen=True)
@@ -94,12 +118,13 @@ class AgentProcess(JailedProcess):
         limits: Limits,
         zygote: Zygote | None = None,
         jailed: bool = True,
-        game_source: str | None = None,
         label: str = "agent.py",
+        relay: Callable[[Any], dict[str, Any]] | None = None,
     ):
         super().__init__("agent", source, label, limits.box(), ENTRY, jailed=jailed, zygote=zygote)
         self.tournament_limits = limits
-        self.game_source = game_source
+        self.relay = relay  # answers the rules questions of a student's game (None: the game is the course's)
+        self.relayed = 0  # rules questions answered for this agent
         self.name = ""
         self.kind = ""
 
@@ -118,26 +143,84 @@ class AgentProcess(JailedProcess):
         self.kind = clean_text(reply.get("kind", ""), 20, one_line=True)
 
     def begin(self, game: str | GameRef, params: dict[str, Any] | None, seat: int, seed: int) -> None:
-        """Tell the agent a game starts: it builds its game and, for a class, its Agent(game, seat).
-        Then it is frozen until its first turn."""
+        """Tell the agent a game starts: it builds its game (a student's game: a proxy whose questions
+        `relay` answers) and, for a class, its Agent(game, seat). Then it is frozen until its first turn."""
         ref = resolve_game(game, params)
-        message = {"op": "start", "game": ref.as_dict(source=not ref.trusted), "seat": seat, "seed": seed}
-        reply = self.request(message, self.limits.startup_seconds, "startup")
-        if not reply.get("ok"):
-            raise AgentFailure("exception", str(reply.get("error", f"unexpected answer {reply!r}")))
+        message: dict[str, Any] = {"op": "start", "seat": seat, "seed": seed}
+        if ref.trusted:
+            message["game"] = ref.as_dict(source=False)
+        elif GAME_BESIDE_AGENTS:
+            message["game"] = ref.as_dict()
+        elif self.relay is None:
+            raise ValueError(f"the game {ref.name} is a student's: its rules reach an agent only relayed (relay=)")
+        else:
+            message.update(game={"name": ref.name}, rules="relayed")
+        reply, _ = self._converse(message, self.limits.startup_seconds, "startup")
+        if reply == {"ok": True}:
+            return
+        if set(reply) in REPLIES[2:]:
+            raise AgentFailure("exception", self._error_detail(reply))
+        raise AgentFailure("protocol", f"an unexpected answer to the start of a game: {str(reply)[:200]}")
 
-    def ask(self, state: Any, seconds: float, legal: list[Any] | None = None) -> tuple[Any, float]:
-        """The agent's reply (JSON data) to "your move in `state`", and the seconds charged for it.
+    def _converse(self, message: dict[str, Any], seconds: float, late: str = "timeout") -> tuple[dict[str, Any], float]:
+        """`turn`, answering the rules questions the agent's process asks meanwhile (`relay`).
 
-        `legal`: the referee's legal moves (a student's game): the agent's process checks that its
-        copy of the game agrees before the agent is asked; if not, the game fails (`GameFailure`)."""
-        message: dict[str, Any] = {"op": "move", "state": state}
-        if legal is not None:
-            message["legal"] = legal
+        The seconds spent answering are the game's, not the agent's: they are taken off its clock and
+        added to the turn's wall-clock end; in all they may be `RELAY_FACTOR * seconds` (at least
+        `game_seconds`), beyond that the agent loses on time (see the module docstring)."""
+        assert self.group is not None
+        relayed = 0.0
+        allowance = max(self.tournament_limits.game_seconds, RELAY_FACTOR * seconds)
+        t0 = time.monotonic()
+        referee_waited, done = _thread_waited() if self.relay is not None else (lambda: 0.0, lambda: None)
+        w0 = referee_waited()
+        charged = self.charge(lambda: relayed + referee_waited() - w0)
+        self.group.thaw()
         try:
-            reply, elapsed = self.turn(message, seconds)
+            self.send(message, t0 + WALL_FACTOR * seconds + WALL_SLACK)
+            while True:
+                deadline = t0 + WALL_FACTOR * seconds + WALL_SLACK + relayed
+                reply = self.receive(deadline, late, seconds=seconds, charged=charged)
+                if "ask" not in reply:
+                    return reply, charged()
+                r0 = time.monotonic()
+                if self.relay is None or set(reply) != {"ask"}:
+                    self.kill()
+                    raise AgentFailure("protocol", f"a question about the rules out of place: {str(reply)[:200]}")
+                try:
+                    answer = self.relay(reply["ask"])
+                except AgentFailure:
+                    self.kill()
+                    raise
+                self.relayed += 1
+                if relayed + (time.monotonic() - r0) > allowance:
+                    self.kill()
+                    raise AgentFailure(
+                        "timeout",
+                        f"its questions about the rules needed more than {allowance:g} s of the game's time in one "
+                        f"turn ({self.relayed} questions)",
+                    )
+                self.send({"answer": answer}, deadline + (time.monotonic() - r0))
+                relayed += time.monotonic() - r0  # answering, and writing the answer, is the game's time
+        finally:
+            done()
+            if self.group is not None:
+                self.group.freeze()
+
+    def _error_detail(self, reply: dict[str, Any]) -> str:
+        detail = clean_text(reply["error"], 500)
+        if str(reply["error"]).startswith("MemoryError"):
+            detail += f" (limit: {self.limits.memory_mb:g} MB on top of the interpreter)"
+        if reply.get("trace"):
+            detail += "\n" + clean_text(reply["trace"], 1500)
+        return detail
+
+    def ask(self, state: Any, seconds: float) -> tuple[Any, float]:
+        """The agent's reply (JSON data) to "your move in `state`", and the seconds charged for it."""
+        try:
+            reply, elapsed = self._converse({"op": "move", "state": state}, seconds)
         except AgentFailure as failure:
-            if failure.reason != "timeout":
+            if failure.reason != "timeout" or "questions" in failure.detail or "reading" in failure.detail:
                 raise
             limits = self.tournament_limits
             raise AgentFailure(
@@ -148,23 +231,38 @@ class AgentProcess(JailedProcess):
         if self.zygote is not None and self.zygote.jailed and self.zygote.gone():
             self.kill()
             raise AgentFailure("sandbox", "it killed its own sandbox's process manager (the zygote)")
-        if "move" in reply:
+        keys = set(reply)
+        if keys == {"move"}:
             return reply["move"], elapsed
-        if "game_differs" in reply:
-            raise GameFailure(
-                f"the game's code behaves differently in an agent's process: {clean_text(reply['game_differs'], 300)}"
-            )
-        if "wrong_type" in reply:
-            raise AgentFailure("wrong type", f"the reply is not JSON data: {reply['wrong_type']}")
-        if "error" in reply:
-            memory = str(reply["error"]).startswith("MemoryError")
-            detail = clean_text(reply["error"], 500)
-            if memory:
-                detail += f" (limit: {self.limits.memory_mb:g} MB on top of the interpreter)"
-            if reply.get("trace"):
-                detail += "\n" + clean_text(reply["trace"], 1500)
-            raise AgentFailure("memory" if memory else "exception", detail)
-        raise AgentFailure("protocol", f"unexpected answer {reply!r}"[:300])
+        if keys == {"wrong_type"}:
+            raise AgentFailure("wrong type", f"the reply is not JSON data: {clean_text(reply['wrong_type'], 300)}")
+        if keys in REPLIES[2:] and isinstance(reply["error"], str):
+            memory = reply["error"].startswith("MemoryError")
+            raise AgentFailure("memory" if memory else "exception", self._error_detail(reply))
+        shown = ", ".join(sorted(clean_text(k, 30, one_line=True) for k in list(keys)[:5]))
+        raise AgentFailure(
+            "protocol",
+            f"a reply with the keys {shown}: a reply is this agent's move or its own error, nothing else",
+        )
+
+
+def _thread_waited() -> tuple[Callable[[], float], Callable[[], None]]:
+    """(seconds this thread has waited for a CPU so far, a function that closes what it reads).
+
+    While an agent asks a student's game about its rules, the referee's thread answers; the time
+    that thread waited for a CPU held by others is no more the agent's than its own waiting is."""
+    try:
+        fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:  # no /proc (macOS): nothing to subtract
+        return (lambda: 0.0), (lambda: None)
+
+    def waited() -> float:
+        try:
+            return int(os.pread(fd, 128, 0).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    return waited, lambda: os.close(fd)
 
 
 def time_left(limits: Limits, bank: float) -> float:
