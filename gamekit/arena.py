@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
 from pathlib import Path
@@ -353,9 +353,15 @@ class ArenaResult:
         return cls.from_json(_read_json(path), source=str(path))
 
 
-def pool_tables(tables: Sequence[GameTable]) -> GameTable:
+def pool_tables(tables: Sequence[GameTable], deterministic: Collection[str] = ()) -> GameTable:
     """One table holding all games of several runs of the same game with the same agents (e.g.
-    one run per seed): every count is the sum. A ValueError if the tables do not match."""
+    one run per seed): every count is the sum. A ValueError if the tables do not match.
+
+    deterministic: agents entered as deterministic (`ArenaResult.deterministic`). Two of them on
+    a fixed start play one game pair per run, and every run replays the same two games: those
+    replays are one unit, not one per run (five copies would look five times as certain, and the
+    bootstrap cannot vary them), so such a pairing is counted once. A ValueError if its replays
+    differ (then the agents are not deterministic)."""
     if not tables:
         raise ValueError("pool_tables needs at least one table")
     first = tables[0]
@@ -365,11 +371,32 @@ def pool_tables(tables: Sequence[GameTable]) -> GameTable:
                 f"only tables of the same game and agents can be pooled: {first.game} {first.agents} "
                 f"vs {t.game} {t.agents}"
             )
+    if isinstance(deterministic, str) or not all(isinstance(a, str) for a in deterministic):
+        raise TypeError(f"deterministic must be a collection of agent names, got {deterministic!r}")
     n = len(first.agents)
+    fixed = {a for a in deterministic if a in first.agents}
+
+    def replayed(i: int, j: int) -> bool:
+        """A pairing of two deterministic agents with one game pair in every run."""
+        return {first.agents[i], first.agents[j]} <= fixed and all(sum(t.pairs[i][j]) == 1 for t in tables)
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if replayed(i, j) and any(t.pairs[i][j] != first.pairs[i][j] for t in tables):
+                raise ValueError(
+                    f"{first.agents[i]!r} and {first.agents[j]!r} were given as deterministic, but their "
+                    f"game pairs on {first.game} differ between the runs"
+                )
+
+    once = [tables[:1] if replayed(i, j) else tables for i in range(n) for j in range(n)]
 
     def total(name: str) -> list[list[int]]:
-        return [[sum(getattr(t, name)[i][j] for t in tables) for j in range(n)] for i in range(n)]
+        return [[sum(getattr(t, name)[i][j] for t in once[i * n + j]) for j in range(n)] for i in range(n)]
 
+    pairs = [
+        [[sum(t.pairs[i][j][k] for t in once[i * n + j]) for k in range(len(PAIR_KINDS))] for j in range(n)]
+        for i in range(n)
+    ]
     return GameTable(
         first.game,
         list(first.agents),
@@ -380,7 +407,7 @@ def pool_tables(tables: Sequence[GameTable]) -> GameTable:
         total("first_wins"),
         [sum(t.moves[i] for t in tables) for i in range(n)],
         [sum(t.seconds[i] for t in tables) for i in range(n)],
-        [[[sum(t.pairs[i][j][k] for t in tables) for k in range(len(PAIR_KINDS))] for j in range(n)] for i in range(n)],
+        pairs,
     )
 
 

@@ -1,5 +1,6 @@
 """The arena: round robins over games, paired seats, deterministic pairings, ratings, saving results."""
 
+import copy
 import json
 import math
 import subprocess
@@ -224,6 +225,27 @@ def test_pooling_adds_runs_up(result):
     assert both.games(0, 1) == 2 * GPP and len(both.results()) == len(result["ttt"].results()) * 2
     with pytest.raises(ValueError, match="same game"):
         pool_tables([result["ttt"], result["sub"]])
+
+
+def test_pooling_counts_the_replays_of_two_deterministic_agents_once(result):
+    again = small_arena().run(GPP, seed=8, progress=False)
+    runs = [result["misere"], again["misere"], result["misere"]]
+    five = pool_tables(runs)
+    once = pool_tables(runs, deterministic=result.deterministic)
+    i, j, r = once.index("perfect"), once.index("perfect 2"), once.index("random")
+    assert five.games(i, j) == 6 and once.games(i, j) == 2  # one game pair, not one per run
+    assert once.pairs[i][j] == result["misere"].pairs[i][j] and once.wins[j][i] == result["misere"].wins[j][i]
+    assert once.games(i, r) == five.games(i, r) == 3 * GPP  # a random agent's games all count
+    units = once.units()
+    low = [k for k, (a, b, _) in enumerate(once.results()) if {a, b} == {i, j}]
+    assert len({units[k] for k in low}) == 1  # the bootstrap sees one unit there
+    changed = copy.deepcopy(again["misere"])
+    kinds, k = changed.pairs[i][j], changed.pairs[i][j].index(1)
+    kinds[k], kinds[(k + 1) % len(kinds)] = 0, 1  # another result in the replay
+    with pytest.raises(ValueError, match="differ between the runs"):
+        pool_tables([result["misere"], changed], deterministic=["perfect", "perfect 2"])
+    with pytest.raises(TypeError, match="collection of agent names"):
+        pool_tables(runs, deterministic="perfect")
 
 
 def test_score_interval_and_table_text(result):

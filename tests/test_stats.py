@@ -234,3 +234,74 @@ def test_bootstrap_over_pairs_keeps_pairs_together_and_never_gives_zero_width():
         bootstrap_ratings(["a", "b", "c"], [(0, 1, 1.0), (1, 2, 1.0)], units=[0, 0], seed=1)
     with pytest.raises(ValueError, match="one label per result"):
         bootstrap_ratings(names, res, units=[0], seed=1)
+
+
+# --- the leaderboard's intervals: profile likelihood, never Wald's symmetric guess -------------
+
+
+def unbeaten_field():
+    """Four agents, 10 single games per pairing; d wins all 30 of its games."""
+    rng = np.random.default_rng(5)
+    results = []
+    for i in range(4):
+        for j in range(i + 1, 4):
+            for _ in range(10):
+                results.append((i, j, 0.0 if j == 3 else float(rng.choice([1.0, 0.0], p=[0.6, 0.4]))))
+    return ("a", "b", "c", "d"), results
+
+
+def test_an_unbeaten_agent_gets_the_profile_likelihood_interval_not_a_symmetric_one():
+    from scipy.stats import t as student
+
+    from gamekit.stats import robust_ratings
+
+    names, results = unbeaten_field()
+    r = robust_ratings(names, results, draws="half")  # every game its own unit: design effect 1
+    lo, hi = r.interval("d")
+    assert hi - r["d"] > 1.5 * (r["d"] - lo)  # the likelihood is flat above: far from symmetric
+    # oracle: at each end, the best fit with that rating (scipy, the objective written out game by
+    # game) lies t²/2 below the maximum, t Student's with G − 1 = 59 df
+    q = float(student.ppf(0.975, len(results) - 1))
+    f_hat = -optimize.minimize(lambda y: negloglik(y, 4, results, 1.0, "half"), np.zeros(4), method="BFGS").fun
+    assert f_hat == pytest.approx(r.loglik, abs=1e-6)
+    elo = lambda y: 400 / math.log(10) * (y[3] - y.mean())  # d's reported rating (mean 0)
+    for end in (lo, hi):
+        opt = optimize.minimize(
+            lambda y: negloglik(y, 4, results, 1.0, "half"),
+            np.zeros(4),
+            method="SLSQP",
+            constraints=[{"type": "eq", "fun": lambda y: elo(y) - end}],
+            options={"ftol": 1e-12, "maxiter": 500},
+        )
+        assert 2 * (f_hat + opt.fun) == pytest.approx(q**2, abs=1e-4)
+    # the difference's interval and its p-value are one test: 0 lies outside exactly when p < 5 %
+    for a, b in [("d", "a"), ("a", "b"), ("c", "b")]:
+        diff, low, high, p = r.difference(a, b)
+        assert low < diff < high and (p < 0.05) == (low > 0 or high < 0)
+
+
+def test_pooled_replays_of_a_deterministic_pairing_do_not_change_the_bootstrap_level():
+    from gamekit.stats import expanded_tail
+
+    rng = np.random.default_rng(9)
+    results, units = [], []
+    for i, j, pairs in [(0, 1, 50), (0, 2, 50), (1, 2, 5)]:
+        for k in range(pairs):
+            if (i, j) == (1, 2):  # five replays of one deterministic game pair: a draw and a win
+                games = [0.5, 1.0]
+            else:
+                games = [float(x) for x in rng.choice([1.0, 0.5, 0.0], size=2, p=[0.45, 0.2, 0.35])]
+            results += [(i, j, s) for s in games]
+            units += [f"{i}{j}-{k}"] * 2
+    names = ("x", "y", "z")
+    boot = bootstrap_ratings(names, results, units=units, reps=1000, seed=4)
+    at_50 = bootstrap_ratings(
+        names, results, units=units, reps=1000, seed=4, expand=False, confidence=1 - 2 * expanded_tail(0.95, 50)
+    )
+    at_5 = bootstrap_ratings(
+        names, results, units=units, reps=1000, seed=4, expand=False, confidence=1 - 2 * expanded_tail(0.95, 5)
+    )
+    assert boot.low is not None and boot.high is not None and at_5.low is not None and at_5.high is not None
+    assert boot.low + boot.high == pytest.approx(at_50.low + at_50.high, abs=1e-9)  # read where the varying
+    # pairings put it, not at the five replays' extreme tail (0.1 %), which would widen every interval
+    assert all(b - a > 1 for a, b in zip(boot.high, at_5.high))
