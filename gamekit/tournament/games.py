@@ -304,7 +304,8 @@ def serve_rules(rules: LocalRules, message: Mapping[str, Any]) -> dict[str, Any]
             return {"state": rules.initial()}
         if op == "expand":  # the first state always; the others while the answer stays below PREFETCH_BYTES
             states = list(message["states"])
-            answers, size = [], 0
+            answers: list[dict[str, Any]] = []
+            size = 0
             while states and len(answers) <= PREFETCH_POSITIONS and (not answers or size <= PREFETCH_BYTES):
                 answers.append(rules.expand(states.pop(0)))
                 size += len(json.dumps(answers[-1], separators=(",", ":")))
