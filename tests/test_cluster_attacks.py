@@ -18,6 +18,7 @@ own cases (fast tier) use Dask's encoder on the payloads, read by the plain deco
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -434,3 +435,24 @@ def test_dasks_msgpack_deserialisers_alone_still_run_a_workers_type_and_exceptio
         assert _wait_ran(c.canary, os.getpid(), ["exception", "type", "warn"]) == ["exception", "type", "warn"]
     for p in c.canary.iterdir():
         p.unlink()
+
+
+def test_a_failure_a_worker_reports_is_raised_again_from_plain_text():
+    from gamekit.sandbox import SandboxUnavailable
+    from gamekit.tournament import GameFailure
+    from gamekit.tournament.cluster import FAILURE_CHARS, parse_record
+
+    spec = {"id": 7, "game": "nim", "agents": ["a", "b"]}
+    failure = json.dumps({"failure": "GameFailure", "message": "the game x.py:X failed\x1b[2J: " + "y" * 9000})
+    with pytest.raises(GameFailure) as raised:
+        parse_record(failure, spec)
+    message = str(raised.value)
+    assert message.startswith("the game x.py:X failed?[2J: y") and message.endswith(" (on a worker)")
+    assert len(message) == FAILURE_CHARS + len(" (on a worker)")
+    with pytest.raises(SandboxUnavailable, match="no bwrap"):
+        parse_record(json.dumps({"failure": "SandboxUnavailable", "message": "no bwrap"}), spec)
+    for forged in ({"failure": "SystemExit", "message": "x"}, {"failure": "GameFailure", "message": 3}):
+        with pytest.raises(ValueError, match="not one a game can have"):
+            parse_record(json.dumps(forged), spec)
+    with pytest.raises(ValueError, match="not the one of game 7"):
+        parse_record(json.dumps({"failure": "GameFailure", "message": "x", "id": 7}), spec)

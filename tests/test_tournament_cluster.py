@@ -440,3 +440,48 @@ def test_the_teacher_refuses_a_scheduler_that_holds_a_workers_key(dask_cluster, 
     finally:
         os.killpg(impostor.pid, signal.SIGKILL)
         impostor.wait()
+
+
+FAILING_GAME = '''
+class Countdown:
+    """Take 1 or 2; whoever takes the last wins; its code fails at 3 left."""
+
+    def initial_state(self):
+        return (5, 0)
+
+    def to_move(self, state):
+        return state[1]
+
+    def legal_moves(self, state):
+        return tuple(t for t in (1, 2) if t <= state[0])
+
+    def play(self, state, move):
+        if state[0] - move == 3:
+            raise ZeroDivisionError("the author's bug")
+        return (state[0] - move, 1 - state[1])
+
+    def is_terminal(self, state):
+        return state[0] == 0
+
+    def utility(self, state, player):
+        return 1.0 if state[1] != player else -1.0
+'''
+
+
+def test_a_students_game_that_fails_on_the_cluster_stops_the_run_as_locally(dask_cluster, tmp_path):
+    """The worker reports the game's failure as plain data (an exception would travel pickled, which
+    the teacher's side does not read): the run stops with the same GameFailure, nothing stored."""
+    from gamekit.tournament import GameFailure
+
+    (tmp_path / "failing.py").write_text(FAILING_GAME)
+    game, agents = f"{tmp_path / 'failing.py'}:Countdown", [AGENTS / "first_free.py", AGENTS / "random_mover.py"]
+    local = Tournament(tmp_path / "local.sqlite", agents, game=game, starts=1, seed=4, limits=FAST)
+    with pytest.raises(GameFailure) as here:
+        local.run(workers=1, validate=False)
+    address, certs = dask_cluster
+    remote = Tournament(tmp_path / "remote.sqlite", agents, game=game, starts=1, seed=4, limits=FAST)
+    with pytest.raises(GameFailure) as there:
+        remote.run(scheduler=address, tls=certs, validate=False)
+    assert "ZeroDivisionError" in str(here.value) and "failing.py:Countdown" in str(here.value)
+    assert str(there.value) == f"{here.value} (on a worker)"
+    assert local.records() == remote.records() == []

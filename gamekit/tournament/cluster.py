@@ -107,6 +107,8 @@ ALLOWED: dict[str, dict[str, frozenset[str]]] = {
 NOT_FOR_CLIENTS = frozenset({"register-worker", "register_nanny"})
 #: Largest game record accepted from a worker (bytes of JSON).
 RECORD_BYTES = 1_000_000
+#: Longest failure message kept from a worker (characters; control characters are shown as "?").
+FAILURE_CHARS = 4000
 #: The only serialisation family read from a peer this process does not take orders from.
 PLAIN = ("msgpack",)
 #: The roles whose connections may carry pickles (code) to a process of each role; all others send
@@ -540,15 +542,31 @@ def start_commands(folder: str | Path, host: str = "127.0.0.1", port: int = 8786
     ]
 
 
+def _failures() -> dict[str, type[Exception]]:
+    """The failures a worker reports as plain data, by name: the teacher's side raises them again."""
+    from ..sandbox import SandboxUnavailable
+    from .games import GameFailure
+
+    return {"GameFailure": GameFailure, "SandboxUnavailable": SandboxUnavailable}
+
+
 def play_game_json(spec: dict[str, Any]) -> str:
-    """What a worker runs: play one game (agents in the sandbox) and return its record as JSON text."""
+    """What a worker runs: play one game (agents in the sandbox) and return its record as JSON text;
+    a student's game that fails, or a worker without the sandbox, as {"failure": name, "message": text}
+    (an exception would travel pickled, and the teacher's side reads no pickle)."""
     from .referee import play_game_spec
 
-    return json.dumps(play_game_spec(spec), allow_nan=False)
+    try:
+        record = play_game_spec(spec)
+    except tuple(_failures().values()) as exc:
+        return json.dumps({"failure": type(exc).__name__, "message": str(exc)[:FAILURE_CHARS]})
+    return json.dumps(record, allow_nan=False)
 
 
 def parse_record(text: Any, spec: dict[str, Any]) -> dict[str, Any]:
-    """A worker's answer for `spec`, checked: bounded JSON of a record of that very game."""
+    """A worker's answer for `spec`, checked: bounded JSON of a record of that very game, or a failure
+    `play_game_json` reports (raised here again: `GameFailure`, `SandboxUnavailable`, its message
+    bounded and printable)."""
     if isinstance(text, NotPlainData):
         raise ValueError(f"game {spec.get('id')}: {text}")
     if type(text) is not str:
@@ -557,6 +575,12 @@ def parse_record(text: Any, spec: dict[str, Any]) -> dict[str, Any]:
         record = parse_json(text, max_bytes=RECORD_BYTES, max_depth=16, source=f"the record of {spec.get('id')}")
     except JSONLoadError as exc:
         raise ValueError(str(exc)) from None
+    if type(record) is dict and set(record) == {"failure", "message"}:
+        kind, message = record["failure"], record["message"]
+        if kind not in _failures() or type(message) is not str:
+            raise ValueError(f"a worker sent a failure of game {spec.get('id')} that is not one a game can have")
+        shown = "".join(c if c.isprintable() or c == "\n" else "?" for c in message[:FAILURE_CHARS])
+        raise _failures()[kind](f"{shown} (on a worker)")
     same = type(record) is dict and all(record.get(k) == spec.get(k) for k in ("id", "game"))
     if not same or record.get("agents") != list(spec.get("agents", ())):
         raise ValueError(f"a worker sent a record that is not the one of game {spec.get('id')}")
