@@ -572,6 +572,7 @@ def test_gnim_match_refused_moves_change_nothing_and_say_why():
     assert m.history[0] == ("you", 1) and len(m.history) == 2
     if not m.over:
         assert "used up 'take 1'" in m.check_move(1)
+        assert "take 1 (" not in m.check_move(1)  # a used-up move is not offered among "your moves"
         assert "left" in m.check_move(3) or m.state.board >= 3
 
 

@@ -487,7 +487,7 @@ class GNimMatch:
         if is_int(take) and int(take) in legal:
             return ""
         mine = self.state.moves_left(self.human)
-        offer = ", ".join(f"take {t} ({_uses(u)} left)" for t, u in mine.items()) or "none"
+        offer = ", ".join(f"take {t} ({_uses(u)} left)" for t, u in mine.items() if u > 0) or "none left"
         if not is_int(take):
             return f"Type a whole number of stones, got {take!r}. Your moves: {offer}."
         if take not in mine:
