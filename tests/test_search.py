@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamekit.games.registry import small_instances
+
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
@@ -131,12 +133,22 @@ def test_best_order_leaf_count_is_knuth_moore_minimum(b, d):
 
 # --- games: every position, both seats ---------------------------------------------------------
 
+#: Instances whose every position is searched (each a whole minimax): the registry's small ones
+#: up to this many positions (TicTacToe from the empty board, 5,478 positions, is checked by counts below).
+EVERY_POSITION_LIMIT = 1000
 GAMES = [
-    Nim((1, 2, 3)),
     Nim((1, 2, 4), misere=True),
     SubtractionGame(14, (3, 5, 11)),
     SubtractionGame(10, (1, 3, 4)),
-]
+] + [game for _, game in small_instances() if len(reachable_positions(game)) <= EVERY_POSITION_LIMIT]
+
+
+def test_every_registered_game_is_searched_at_every_position():
+    """A game added to the registry must come with a small instance that this file searches whole."""
+    from gamekit.games.registry import COURSE_GAMES
+
+    covered = {type(g).__module__ + ":" + type(g).__name__ for g in GAMES}
+    assert {entry.target for entry in COURSE_GAMES.values()} <= covered
 
 
 @pytest.mark.parametrize("game", GAMES, ids=repr)

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from gamekit import GeneralizedNim, Nim, RandomTree, SubtractionGame, TicTacToe
+from gamekit import Nim, RandomTree, SubtractionGame
+from gamekit.games.registry import small_instances
 from gamekit.protocol import IllegalMoveError
 from gamekit.testing import PROPERTIES, GameCheckError, GameCheckReport, check_game
 
@@ -631,18 +632,11 @@ def test_a_failure_comes_with_a_short_path_to_the_broken_position():
 
 
 @pytest.mark.parametrize(
-    "game",
-    [
-        SubtractionGame(22),
-        SubtractionGame(15, moves=(1, 4)),
-        TicTacToe(),
-        Nim((1, 2, 3)),
-        Nim((2, 2, 3), misere=True),
-        GeneralizedNim(7, [{1: 2, 2: float("inf")}, {1: float("inf"), 3: 1}]),
-    ],
-    ids=lambda g: type(g).__name__,
+    "label, game", small_instances(scores=False), ids=[n for n, _ in small_instances(scores=False)]
 )
-def test_every_built_in_game_passes(game):
+def test_every_built_in_game_passes(label, game):
+    """Every small instance of every game in the one registry (gamekit.games.registry) whose
+    utilities are wins, draws and losses (the search trees' leaf scores are not)."""
     report = check_game(game, games=25)
     assert report.positions > 5
     assert report.agreement_positions >= 1
@@ -756,7 +750,6 @@ def test_the_checker_writes_no_files_beside_the_notebook(tmp_path, monkeypatch):
     folder); check_game sends them to the system's temporary folder instead."""
     import hypothesis.configuration as configuration
 
-    from gamekit import SubtractionGame
     from gamekit.testing import check_game
 
     beside = tmp_path / ".hypothesis"

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from own_games import DotsAndBoxes, PassOrTake
 
-from gamekit import GeneralizedNim, Nim, RandomTree, SubtractionGame, TicTacToe, wire
-from gamekit.games.random_tree import TreeGame
+from gamekit import GeneralizedNim, Nim, SubtractionGame, TicTacToe, wire
+from gamekit.games.registry import small_instances
 from gamekit.protocol import MoveTypeError, WireError, WireMoveError
 
 INF = math.inf
@@ -37,17 +37,10 @@ def reachable(game, limit=20_000):
 
 
 GAMES = {
-    "subtraction": SubtractionGame(22),
-    "subtraction (1, 4)": SubtractionGame(15, moves=(1, 4)),
-    "tictactoe": TicTacToe(),
+    **dict(small_instances()),  # every game of the one registry (gamekit.games.registry)
     "tictactoe from a start": TicTacToe("X...O...."),
-    "nim": Nim((3, 5, 7)),
-    "misere nim": Nim((1, 2, 2), misere=True),
-    "generalized nim": GeneralizedNim(7, [{1: 2, 2: INF}, {1: INF, 3: 1}]),
-    "generalized nim, finite": GeneralizedNim(9, [{1: 3, 2: 2}, {1: 2, 3: 2}], first=1),
+    "nim 3 5 7": Nim((3, 5, 7)),
     "generalized nim from params": GeneralizedNim.from_params({"board": 13, "moves": [1, 2, 4]}),
-    "tree": TreeGame([[3, [12, 8]], [2, 4, 6], [[14, 5], 2]]),
-    "random tree": RandomTree(3, 3, seed=1),
     "default codec: dots and boxes": DotsAndBoxes(),
     "default codec: pass or take": PassOrTake(6),
 }

@@ -239,3 +239,13 @@ def test_error_messages_stay_short_whatever_is_sent():
     with pytest.raises(WireError) as refused:
         wire.state_from_json(TicTacToe(), "X" * 10**6)
     assert len(str(refused.value)) < 400
+
+
+def test_every_registered_game_has_malformed_states_here():
+    """A game added to gamekit.games.registry must bring its own malformed wire states to this file."""
+    from gamekit.games.registry import COURSE_GAMES
+
+    test = test_an_impossible_or_mistyped_state_is_refused_naming_game_field_and_what_is_allowed
+    cases = [case for mark in test.pytestmark if mark.name == "parametrize" for case in mark.args[1]]
+    covered = {type(case[0]).__module__ + ":" + type(case[0]).__name__ for case in cases}
+    assert {entry.target for entry in COURSE_GAMES.values()} <= covered
