@@ -88,3 +88,19 @@ def test_a_workers_answer_is_checked_before_it_is_believed():
     for bad in (b"x", 5, "[" * 100 + "]" * 100, json.dumps([1])):
         with pytest.raises(ValueError):
             gradecluster.parse_sandbox_run(bad, spec, cells=10)
+
+
+def test_a_workers_failure_comes_back_as_a_plain_result_naming_it():
+    """An exception raised on the worker would travel pickled (refused unread on the teacher's side);
+    sandbox_run_json sends the failure as a result with only its error."""
+    spec = {"questions": []}
+
+    def broken_sandbox(*args):
+        raise OSError("no room left on the worker")
+
+    import nbformat
+
+    text = gradecluster.sandbox_run_json(broken_sandbox, nbformat.writes(nbformat.v4.new_notebook()), spec, 10, True)
+    run = gradecluster.parse_sandbox_run(text, spec, cells=0)
+    assert run.error == "the worker that ran this notebook failed: OSError"
+    assert run.stopped == {} and run.names == {} and run.checks == {} and run.rounds == 0

@@ -53,13 +53,18 @@ def sandbox_run_json(
     trusted: bool,
     submission_seconds: float | None = None,
 ) -> str:
-    """What a worker runs: the submission (notebook JSON text) in the sandbox; the result as JSON text."""
+    """What a worker runs: the submission (notebook JSON text) in the sandbox; the result as JSON text.
+    A failure here (no bubblewrap on this worker, say) is a result with only its `error`, naming the
+    exception's type: an exception would travel pickled, and the teacher's side reads no pickle."""
     from ..sandbox import require_bwrap
 
-    if not trusted:
-        require_bwrap()  # a worker without bubblewrap refuses, as the teacher's machine would
-    nb = nbformat.reads(notebook, as_version=4)
-    run = run_in_sandbox(nb, spec, cell_timeout, trusted, submission_seconds)
+    try:
+        if not trusted:
+            require_bwrap()  # a worker without bubblewrap refuses, as the teacher's machine would
+        nb = nbformat.reads(notebook, as_version=4)
+        run = run_in_sandbox(nb, spec, cell_timeout, trusted, submission_seconds)
+    except Exception as exc:
+        return json.dumps({"error": f"the worker that ran this notebook failed: {type(exc).__name__}"})
     return json.dumps(dataclasses.asdict(run), allow_nan=False)
 
 
