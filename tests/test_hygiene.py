@@ -132,3 +132,12 @@ def test_every_package_of_gamekit_is_in_the_distribution():
     }
     assert found - listed == set(), f"packages missing from pyproject.toml's list: {sorted(found - listed)}"
     assert listed - found == set(), f"pyproject.toml lists packages that do not exist: {sorted(listed - found)}"
+
+
+def test_readme_names_every_short_name_of_the_registry():
+    """README's list of the tournament's games is the registry's (gamekit/games/registry.py)."""
+    from gamekit.games.registry import tournament_names
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [name for name in tournament_names() if f"`{name}`" not in readme]
+    assert missing == [], f"README does not name the tournament's games {missing}"
