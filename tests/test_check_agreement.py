@@ -384,3 +384,71 @@ def test_only_the_answer_statements_of_a_public_check_join_the_hidden_test():
     assert "_pair = answer" in judged and "isinstance(_pair, tuple)" in judged and "callable" not in judged
     lines = cases._answer_statements(public, {"answer"}, {"f"}, set())
     assert lines == []  # a hidden test that does not read the answer gets none of it
+
+
+# -- the answer rule itself (fast) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ([18, 6, 20], (18, 6, 20)),
+        ((4, 5), [4, 5]),
+        (np.array([4, 5]), (4, 5)),
+        ([np.int64(11), [0, 1, 2]], (11, (0, 1, 2))),
+        ([(1, 4), (2, 4)], ((1, 4), (2, 4))),
+        (100.0, 100),
+        (Fraction(8, 1), 8),
+        (np.float64(8.0), 8),
+        (2 / 21, Fraction(2, 21)),
+        (0.5, Fraction(1, 2)),
+        (" More", "more"),
+        (np.bool_(True), True),
+        ({4: np.int64(3), 5: None}, {4: 3, 5: None}),
+        ({(1, 2)}, {(1, 2)}),
+    ],
+)
+def test_the_answer_rule_calls_an_answer_written_another_way_the_same(written, expected):
+    assert checks.same_answer(written, expected) and checks.same_answer(expected, written)
+    assert checks.canonical(checks.as_answer(written)) == checks.canonical(written)
+    assert selfstudy.answer_digest("s", written) == selfstudy.answer_digest("s", expected)  # self-study agrees
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ([4, 5], (5, 4)),
+        ([4, 5], (4, 5, 5)),
+        (True, 1),
+        ("8", 8),
+        (0.0952, Fraction(2, 21)),
+        ({1, 2}, [1, 2]),
+        (None, 0),
+        (lambda: 1, 1),
+    ],
+)
+def test_the_answer_rule_keeps_different_answers_apart(written, expected):
+    assert not checks.same_answer(written, expected)
+
+
+def test_the_answer_rule_gives_the_form_a_check_can_test():
+    a = checks.as_answer([np.int64(3), 5.0, (1, [2])])
+    assert a == (3, 5, (1, (2,))) and type(a[0]) is int and type(a[1]) is int
+    assert type(checks.as_answer(2 / 21)) is Fraction and type(checks.as_answer(0.123456789123)) is float
+    game = object()
+    assert checks.as_answer(game) is game and checks.canonical(game) is None
+    assert checks.same_answer([1, 2], [2, 1], any_order=True) and checks.same_answer(0.3334, 1 / 3, decimals=3)
+    with pytest.raises(ValueError, match="decimals must be None or a whole number from 0 to 12, got 13"):
+        checks.same_answer(1, 1, decimals=13)
+    with pytest.raises(TypeError, match="any_order must be True or False"):
+        checks.same_answer(1, 1, any_order="yes")
+
+
+def test_the_answer_rule_imports_no_otter():
+    """The judge and the set-up cells import the rule; otter comes only with PublicChecks."""
+    import subprocess
+    import sys
+
+    code = "import sys, gamekit.course.checks as c; print('otter' in sys.modules, callable(c.same_answer))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.split() == ["False", "True"]

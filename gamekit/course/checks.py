@@ -184,6 +184,10 @@ def same_answer(value: Any, expected: Any, *, decimals: int | None = None, any_o
     """Whether `value` is the answer `expected` under the answer rule: equal normal forms (numbers
     rounded to `decimals` places if given; a sequence's order ignored if `any_order`). A value the
     rule cannot read (a function, an object) is never the same as anything."""
+    if decimals is not None and (type(decimals) is not int or not 0 <= decimals <= 12):
+        raise ValueError(f"decimals must be None or a whole number from 0 to 12, got {decimals!r}")
+    if type(any_order) is not bool:
+        raise TypeError(f"any_order must be True or False, got {any_order!r}")
     forms = [rounded(canonical(v), decimals) for v in (value, expected)]
     if any_order:
         forms = [unordered(f) for f in forms]
