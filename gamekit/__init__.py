@@ -13,6 +13,7 @@ import sys as _sys
 if _sys.argv[:1] == ["-m"]:  # runpy is importing this package for `python -m`
     _here = _os.path.realpath(_os.getcwd())
     _sys.path[:] = [_p for _p in _sys.path if _p and _os.path.realpath(_p) != _here]
+    del _here
 
 # --- foundation (protocol, solving, players, matches) ---------------------------------
 # --- chapter 8: the arena ------------------------------------------------------------------

@@ -327,9 +327,6 @@ def _links(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..sandbox.importpath import drop_current_folder
-
-    drop_current_folder()  # again, for a call from Python: no student's file is imported from here
     args = _parser().parse_args(argv)
     paths = build.BuildPaths(args.out.resolve())
     try:
@@ -387,4 +384,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from ..sandbox.importpath import drop_current_folder
+
+    drop_current_folder()  # done by the package's first lines already; here so that it is seen
     sys.exit(main())

@@ -272,7 +272,6 @@ def _from_moodle(paths: Sequence[str], into: Path) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    drop_current_folder()  # again, for a call from Python: no student's file is imported from here
     args = parser().parse_args(argv)
     try:
         with tempfile.TemporaryDirectory(prefix="gamekit-moodle-agents-") as tmp:
@@ -382,4 +381,5 @@ def _main(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
+    drop_current_folder()  # done by the package's first lines already; here so that it is seen
     sys.exit(main())
