@@ -132,9 +132,10 @@ def _scheduler(port: int, tls: list[str], log: Path, canary: Path) -> subprocess
                    "127.0.0.1", "--port", str(port), "--no-dashboard", *tls], log, canary, log.parent)  # fmt: skip
 
 
-def _worker(address: str, tls: list[str], log: Path, canary: Path, name: str) -> subprocess.Popen:
-    return _start([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                   "--no-dashboard", *tls, "--local-directory", str(log.parent / name),
+def _worker(address: str, tls: list[str], log: Path, canary: Path, name: str, nanny: bool = False) -> subprocess.Popen:
+    return _start([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                   "--nanny" if nanny else "--no-nanny", "--no-dashboard", *tls,
+                   "--local-directory", str(log.parent / name),
                    "--listen-address", f"tls://127.0.0.1:{free_port()}"], log, canary, log.parent)  # fmt: skip
 
 
@@ -303,8 +304,9 @@ def test_a_pickle_sent_to_the_scheduler_with_a_workers_key_is_refused_unread(rig
 def test_an_honest_worker_serves_no_rogue_scheduler(tmp_path):
     """A scheduler started with a lab PC's worker key (which passes TLS: the worker's certificate
     serves TLS, for the scheduler fetches results from workers) submits a task that leaves a canary.
-    The course's worker refuses it by its role check alone and by plain reading alone; with both off
-    (Dask's worker, keeping only the request checks) the task runs."""
+    The course's worker (as `certs` prints it: with its nanny) refuses it, and so does a worker with
+    the role check alone or plain reading alone; with both off (Dask's worker, keeping only the
+    request checks) the task runs."""
     from dask.distributed import Client
 
     from gamekit.tournament.cluster import make_certificates, security, tls_arguments
@@ -331,7 +333,7 @@ def test_an_honest_worker_serves_no_rogue_scheduler(tmp_path):
             for k, (args, refusal) in enumerate(variants.values()):
                 log = tmp_path / f"worker{k}.log"
                 tls = [*(args if args[0] != "--preload" else [*_files(certs, "worker"), *args])]
-                worker = _worker(rogue_address, tls, log, canary, f"w{k}")
+                worker = _worker(rogue_address, tls, log, canary, f"w{k}", nanny=k == 0)
                 future = client.submit(Path.touch, canary / f"task-{k}", pure=False)
                 try:
                     if refusal is None:
