@@ -745,6 +745,40 @@ def test_exercise_6_4_gives_0_to_a_plausible_wrong_learner_and_says_why(encoding
     assert "(0," not in verdict.partition("e.g. in ")[0]
 
 
+def test_exercise_6_4_public_checks_watch_the_learner_play():
+    """The public checks (what a class or self-study copy runs) pass for a right learner with an own
+    encoding and fail for one that gives wins away, so self-study's "plausible" is not said to it."""
+    import nbformat
+
+    from gamekit import WinningPositions as WP
+    from gamekit import is_p_position
+    from gamekit.course import assign, cases
+
+    nb = nbformat.read(ROOT / "notebooks" / "06-q-learning-nim.ipynb", as_version=4)
+    (q,) = [q for q in assign.questions(nb) if q.name == "q6_4"]
+    public = [
+        cases._config(nb.cells[i].source)[1] for i in q.test_cells if not assign.test_is_hidden(nb.cells[i].source)
+    ]
+    assert len(public) == 2
+
+    def passes(episodes: int) -> bool:
+        def fast_learner():
+            learner = QLearner(GAME, seed=1, encoding=canon)
+            learner.train(episodes, progress=False)
+            return learner
+
+        env = {"QLearner": QLearner, "GAME": GAME, "pile_tuple": pile_tuple, "is_p_position": is_p_position,
+               "WinningPositions": WP, "fast_learner": fast_learner}  # fmt: skip
+        try:
+            for code in public:
+                exec(code, dict(env))
+        except AssertionError:
+            return False
+        return True
+
+    assert passes(3_000) and not passes(500)
+
+
 def test_exercise_6_4_hidden_tests_have_messages_that_name_the_fault():
     import nbformat
 
