@@ -729,7 +729,7 @@ def _missing_checks(nb: nbformat.NotebookNode | None, grader: Autograder) -> lis
     return [q for q in auto if not re.search(r"grader\.check\(\s*['\"]" + re.escape(q) + r"['\"]", text)]
 
 
-def _hidden_messages(grader: Autograder, name: str, got: dict) -> list[str]:
+def hidden_messages(grader: Autograder, name: str, got: dict) -> list[str]:
     """The teacher's failure messages of the hidden tests `got` failed (never the tests themselves)."""
     spec = next((q for q in grader.spec.get("questions", []) if q["name"] == name), None)
     if spec is None:
@@ -804,7 +804,7 @@ def feedback_html(res: SubmissionResult, grader: Autograder) -> str:
                 detail.append(f"public checks passed: {len(public) - len(failed_public)} of {len(public)}")
                 for c in failed_public:
                     detail.append("hint: " + e(c["hint"] or "a public check failed; run grader.check in your notebook"))
-        messages = _hidden_messages(grader, name, got) if not blank and name not in res.stopped else []
+        messages = hidden_messages(grader, name, got) if not blank and name not in res.stopped else []
         if hidden:
             detail.append(f"hidden tests passed: {sum(c['passed'] for c in hidden)} of {len(hidden)}")
             detail += ["hint: " + e(m) for m in messages]

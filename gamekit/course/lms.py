@@ -521,7 +521,7 @@ def moodle_feedback(result, grader) -> str:
     the hints of failed public checks, the grader's notes; never a hidden test."""
     import html
 
-    from .grade import points_summary
+    from .grade import hidden_messages, points_summary
     from .handgrade import exercise_label, points_text
 
     e = html.escape
@@ -549,6 +549,14 @@ def moodle_feedback(result, grader) -> str:
                 e(c["hint"] or "a public check failed: run grader.check in your notebook") for c in failed
             )
             text += f"; public checks passed {len(public) - len(failed)} of {len(public)}; hint: {hints}"
+        elif got["score"] < got["possible"] and name not in result.errors and name not in result.unsent:
+            # every missing point says why: the hidden tests' own messages, or that only they disagree
+            said = hidden_messages(grader, name, got)
+            text += (
+                "; hint: " + "; ".join(e(m) for m in said)
+                if said
+                else ("; the answer has the right form, but the hidden tests do not accept it yet")
+            )
         lines.append(text + ".")
     notes = ([result.error] if result.error else []) + list(result.notes)
     lines += [f"Note: {e(n.splitlines()[0])}" for n in notes if n]
