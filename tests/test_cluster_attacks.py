@@ -370,9 +370,9 @@ def test_the_plain_decoder_reads_msgpack_and_never_a_pickle(tmp_path):
     kept = cluster._plain_loads(pickled, deserialize=False)["data"]["k"]  # the scheduler forwards it unread
     assert isinstance(kept, Serialized) and kept.header["serializer"] == "pickle"
     whole = dumps({"op": "identity", "x": ToPickle(Payload(tmp_path))})
-    with pytest.raises(cluster._Pickle, match="a pickled object"):
+    with pytest.raises(cluster._Refused, match="a pickled object"):
         cluster._plain_loads(whole, deserialize=True)
-    with pytest.raises(cluster._Pickle):
+    with pytest.raises(cluster._Refused):
         cluster._plain_loads(whole, deserialize=False)
     a_list = dumps({"data": Serialize([record, Payload(tmp_path)])}, serializers=["pickle"])
     assert isinstance(cluster._plain_loads(a_list, deserialize=True)["data"], cluster.NotPlainData)
@@ -391,12 +391,16 @@ def test_the_plain_decoder_refuses_malformed_parts():
     from gamekit.tournament import cluster
 
     for part in ({"__Serialized__": 5}, {"__Serialized__": True, "data": 1}, {"__Serialized__": "x"}):
-        with pytest.raises(cluster._Pickle, match="malformed"):
+        with pytest.raises(cluster._Refused, match="malformed"):
             cluster._plain_loads([msgpack.dumps({"op": "x", "d": part})], deserialize=True)
     header = msgpack.dumps({"serializer": "pickle", "num-sub-frames": 0, "x": {"__Pickled__": 1}})
-    with pytest.raises(cluster._Pickle, match="header"):
+    with pytest.raises(cluster._Refused, match="header"):
         cluster._plain_loads([msgpack.dumps({"d": {"__Serialized__": 1}}), header], deserialize=True)
     assert cluster._families({"is-collection": True, "sub-headers": [{"serializer": "msgpack"}, 3]}) == {"msgpack", "?"}
+    lying = msgpack.dumps({"serializer": "msgpack", "num-sub-frames": -5})  # frames that do not add up
+    for frames in ([b"\xc1garbage"], [msgpack.dumps({"d": {"__Serialized__": 1}}), lying]):
+        with pytest.raises(cluster._Refused, match="not plain data"):
+            cluster._plain_loads(frames, deserialize=True)
     deep: dict = {"serializer": "msgpack"}
     for _ in range(5000):  # deeper than Python's recursion limit: read by a loop, and refused
         deep = {"is-collection": True, "sub-headers": [deep]}

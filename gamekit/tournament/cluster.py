@@ -268,8 +268,8 @@ class NotPlainData(Exception):
     """Stands in for what a peer sent in a form that runs code when it is read (a pickle): never read."""
 
 
-class _Pickle(Exception):
-    """A message carries a pickle where only plain data may come."""
+class _Refused(Exception):
+    """A message that is not plain data (a pickle in it, or garbage) where only plain data may come."""
 
 
 #: This process's role once `guard_reading` ran for a server (None: only marked connections read plain).
@@ -312,7 +312,7 @@ def _plain_loads(frames: Sequence[Any], deserialize: bool) -> Any:
 
     def header_hook(obj: dict[Any, Any]) -> Any:
         if "__Pickled__" in obj or "__Serialized__" in obj:
-            raise _Pickle("a pickle inside a header")
+            raise _Refused("a pickle inside a header")
         return obj
 
     def part(header: Any, sub_frames: list[Any]) -> Any:
@@ -330,23 +330,28 @@ def _plain_loads(frames: Sequence[Any], deserialize: bool) -> Any:
 
     def hook(obj: dict[Any, Any]) -> Any:
         if "__Pickled__" in obj:
-            raise _Pickle("a pickled object")
+            raise _Refused("a pickled object")
         offset = obj.get("__Serialized__", 0)
         if offset is True:  # the inline form: {"__Serialized__": True, "data": (header, frames)}
             data = obj.get("data")
             if not isinstance(data, (list, tuple)) or len(data) != 2:
-                raise _Pickle("a malformed serialised part")
+                raise _Refused("a malformed serialised part")
             return part(data[0], list(data[1]))
         if type(offset) is int and 0 < offset < len(frames):
             header = msgpack.loads(frames[offset], object_hook=header_hook, use_list=False, **msgpack_opts)
             if type(header) is not dict or type(header.get("num-sub-frames")) is not int:
-                raise _Pickle("a malformed serialised part")
+                raise _Refused("a malformed serialised part")
             return part(header, list(frames[offset + 1 : offset + 1 + header["num-sub-frames"]]))
         if "__Serialized__" in obj:
-            raise _Pickle("a malformed serialised part")
+            raise _Refused("a malformed serialised part")
         return msgpack_decode_default(obj)
 
-    return msgpack.loads(frames[0], object_hook=hook, use_list=False, **msgpack_opts)
+    try:
+        return msgpack.loads(frames[0], object_hook=hook, use_list=False, **msgpack_opts)
+    except _Refused:
+        raise
+    except Exception as exc:  # garbage, or frames that do not add up: refused like a pickle, never half-read
+        raise _Refused(f"a message that is not plain data ({type(exc).__name__})") from None
 
 
 def _reads_plain(comm: Any) -> bool:
@@ -392,7 +397,7 @@ def guard_reading(role: str | None) -> None:
         token = _READING_PLAIN.set(True)
         try:
             return await read(self, deserializers)
-        except _Pickle as exc:
+        except _Refused as exc:
             self.abort()
             why = f"{exc} from a {peer_role(self) or 'stranger'} at {self.peer_address}, where only plain data may come"
             logging.getLogger(__name__).warning("refused: %s", why)
