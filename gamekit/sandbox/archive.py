@@ -61,15 +61,11 @@ def class_bytes(students: int, max_bytes: int = ARCHIVE_BYTES) -> int:
 
 def zip_size_problems(members: list[zipfile.ZipInfo], limit: int, archive: object, file_bytes: int) -> dict[str, str]:
     """{member name: why it is not read} for members that declare more than `file_bytes` or a zip
-    bomb's compression ratio, checked on the declared sizes before anything is read; raises
-    ValueError if the members declare more than `limit` bytes in all."""
-    total = sum(info.file_size for info in members if not info.is_dir())
-    if total > limit:
-        raise ValueError(
-            f"{archive} unpacks to more than {limit:,} bytes (its members declare {total:,}; allowed: "
-            f"{STUDENT_BYTES:,} per student with a file in it); nothing was unpacked"
-        )
+    bomb's compression ratio, checked on the declared sizes before anything is read (such a member
+    costs only its student); raises ValueError if the other members declare more than `limit`
+    bytes in all."""
     problems: dict[str, str] = {}
+    total = 0
     for info in members:
         if info.is_dir():
             continue
@@ -81,6 +77,13 @@ def zip_size_problems(members: list[zipfile.ZipInfo], limit: int, archive: objec
                 f"it would unpack {packed:,} bytes to {size:,} ({size // packed:,} times; the course's notebooks "
                 f"compress 3 to 4 times, a zip bomb a thousand times; at most {MAX_RATIO} is read)"
             )
+        else:
+            total += size
+    if total > limit:
+        raise ValueError(
+            f"{archive} unpacks to more than {limit:,} bytes (its members declare {total:,}; allowed: "
+            f"{STUDENT_BYTES:,} per student with a file in it); nothing was unpacked"
+        )
     return problems
 
 
