@@ -181,7 +181,7 @@ def test_hand_points_merge_into_the_csv_the_pages_and_the_worksheet(tmp_path, ca
     hand = "Exercise 1.3 (by hand, up to 2 points)"
     assert [(rows[p][hand], rows[p]["total"]) for p in PARTICIPANTS] == [("2", "4"), ("1.5", "2.5"), ("", "0")]
     # the worksheet: full totals over all 4 points, and every byte but the two columns as Moodle wrote it
-    merged, _ = handgrade.load_results(out, NAME)
+    merged, _ = grade.load_results(out, NAME)
     expected = {
         int(r.student): (g, lms.moodle_feedback(r, grader)) for r, g in zip(merged, ["100,00", "62,50", "0,00"])
     }

@@ -253,7 +253,7 @@ def _merge_points(args: argparse.Namespace, paths: build.BuildPaths) -> int:
         name = stem if stem in found else (found[0] if len(found) == 1 else None)
         if name is None:
             raise ValueError(f"which assignment are these points for? Name it with --assignment (graded: {found})")
-    results, grader = handgrade.load_results(out, name, args.autograder)
+    results, grader = grade.load_results(out, name, args.autograder)
     hand = handgrade.read_hand_points(args.points, grader, [r.student for r in results])
     given = handgrade.apply_points(results, grader, hand)
     # the worksheets first: each refuses bad input before it changes a byte

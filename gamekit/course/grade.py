@@ -78,6 +78,7 @@ __all__ = [
     "find_submissions",
     "grade",
     "grade_one",
+    "load_results",
     "read_submission",
     "assemble",
     "run_in_sandbox",
@@ -885,6 +886,30 @@ def write_reports(results: list[SubmissionResult], graders: dict[str, Autograder
         written.append(csv_path)
     make_readable(out)
     return written
+
+
+def load_results(
+    out: Path, assignment: str, autograder: Path | None = None
+) -> tuple[list[SubmissionResult], Autograder]:
+    """(results, grader) of the grading of `assignment` in `out`, as `write_reports` saved them
+    (`handgrade.save_results`), for `merge-points`."""
+    path = handgrade.results_path(out, assignment)
+    if not path.is_file():
+        raise ValueError(
+            f"no grading of {assignment!r} in {out} ({path.name} is missing): run `python -m gamekit.course grade` "
+            "first, or name the grades folder with --grades"
+        )
+    data = json.loads(path.read_text(encoding="utf-8"))
+    zip_path = Path(autograder) if autograder is not None else Path(data["autograder"])
+    if not zip_path.is_file():
+        raise ValueError(f"the autograder {zip_path} of this grading is gone: name it with --autograder")
+    grader = Autograder.load(zip_path)
+    results = []
+    for item in data["results"]:
+        item = dict(item)
+        item["path"] = Path(item["path"])
+        results.append(SubmissionResult(**item))
+    return results, grader
 
 
 def require_sandbox(trusted_code: bool) -> None:

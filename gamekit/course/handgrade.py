@@ -41,7 +41,6 @@ __all__ = [
     "hand_answers",
     "hand_points_path",
     "HandPoints",
-    "load_results",
     "apply_points",
     "read_hand_points",
     "results_path",
@@ -131,29 +130,6 @@ def save_results(results: Sequence, grader, out: Path) -> Path:
     path = results_path(out, grader.name)
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
     return path
-
-
-def load_results(out: Path, assignment: str, autograder: Path | None = None):
-    """(results, grader) of the grading of `assignment` in `out`, as `grade` wrote them."""
-    from .grade import Autograder, SubmissionResult
-
-    path = results_path(out, assignment)
-    if not path.is_file():
-        raise ValueError(
-            f"no grading of {assignment!r} in {out} ({path.name} is missing): run `python -m gamekit.course grade` "
-            "first, or name the grades folder with --grades"
-        )
-    data = json.loads(path.read_text(encoding="utf-8"))
-    zip_path = Path(autograder) if autograder is not None else Path(data["autograder"])
-    if not zip_path.is_file():
-        raise ValueError(f"the autograder {zip_path} of this grading is gone: name it with --autograder")
-    grader = Autograder.load(zip_path)
-    results = []
-    for item in data["results"]:
-        item = dict(item)
-        item["path"] = Path(item["path"])
-        results.append(SubmissionResult(**item))
-    return results, grader
 
 
 # ---------------------------------------------------------------------------------------
