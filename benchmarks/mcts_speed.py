@@ -18,9 +18,8 @@ import platform
 import random
 import time
 
-from gamekit import TicTacToe
+from gamekit import FastTicTacToeMCTS, TicTacToe
 from gamekit.mcts import MCTS
-from gamekit.mcts_fast import FastTicTacToeMCTS
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 

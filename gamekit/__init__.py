@@ -83,7 +83,7 @@ from .match import GameRecord, PlayerError, TournamentResult, draw_start, play_g
 
 # --- chapter 7: Monte Carlo Tree Search ---------------------------------------------------
 from .mcts import MCTS, ChildStats, MCTSPlayer, estimate_history, random_rollout
-from .mcts_fast import FastTicTacToeMCTS, FastTicTacToePlayer
+from .mcts_fast import BitboardMCTS, BitboardMCTSPlayer
 from .players import (
     LossAversePlayer,
     MixedPlayer,
@@ -118,6 +118,28 @@ from .stats import SPRT, Ratings, bootstrap_ratings, fit_ratings, rate_text, spr
 
 __version__ = "0.1.0"
 
+
+# The fast search with TicTacToe's bitboard form bound (the algorithm takes the form as an
+# argument, so it names no game; the lessons use these two).
+class FastTicTacToeMCTS(BitboardMCTS):
+    """`BitboardMCTS` on TicTacToe's bitboard form (`gamekit.games.tictactoe.BITBOARD`): the same
+    trees as `MCTS(TicTacToe(), ...)`, about twice as fast."""
+
+    def __init__(self, c: float = 2**0.5, seed: int | None = None):
+        from .games.tictactoe import BITBOARD
+
+        super().__init__(BITBOARD, c=c, seed=seed)
+
+
+class FastTicTacToePlayer(BitboardMCTSPlayer):
+    """A TicTacToe player running `FastTicTacToeMCTS` for `iterations` per move."""
+
+    def __init__(self, iterations: int = 2000, c: float = 2**0.5, seed: int | None = None, name: str | None = None):
+        from .games.tictactoe import BITBOARD
+
+        super().__init__(BITBOARD, iterations=iterations, c=c, seed=seed, name=name or f"MCTS-fast({iterations})")
+
+
 __all__ = [
     "source_pole_position",
     "source_learner",
@@ -151,6 +173,8 @@ __all__ = [
     "estimate_history",
     "ExhaustiveCheck",
     "expected_score",
+    "BitboardMCTS",
+    "BitboardMCTSPlayer",
     "FastTicTacToeMCTS",
     "FastTicTacToePlayer",
     "find_counterexample",

@@ -8,6 +8,8 @@ import pytest
 
 from gamekit import (
     MCTS,
+    FastTicTacToeMCTS,
+    FastTicTacToePlayer,
     MCTSPlayer,
     Nim,
     PerfectPlayer,
@@ -17,13 +19,14 @@ from gamekit import (
     estimate_history,
     is_p_position,
     play_game,
+    reachable_positions,
     solve,
     winning_moves,
     winning_nim_moves,
 )
+from gamekit.games.tictactoe import BITBOARD
 from gamekit.match import tournament  # the function; `gamekit.tournament` becomes the package once imported
 from gamekit.mcts import random_rollout, score_for
-from gamekit.mcts_fast import FastTicTacToeMCTS, FastTicTacToePlayer, board_bits
 
 GAME = SubtractionGame(start=22)
 # blue numbers 20..50 (a winning move exists) and some red ones (none exists)
@@ -133,7 +136,7 @@ def test_one_ucb1_serves_selection_statistics_and_the_fast_path():
 
     assert ucb1(3.0, 4, math.log(10), 2.0) == pytest.approx(0.75 + 2.0 * math.sqrt(math.log(10) / 4))
     assert ucb1(0.0, 0, 1.0, 1.0) == math.inf
-    for f in (MCTS.best_child, Node.ucb, gamekit.mcts_fast.FastTicTacToeMCTS._run):
+    for f in (MCTS.best_child, Node.ucb, gamekit.mcts_fast.BitboardMCTS._run):
         source = inspect.getsource(f)  # each selects with the one function, none writes the formula again
         assert "ucb1" in source and "sqrt(" not in source, f
 
@@ -182,18 +185,31 @@ def test_fast_path_builds_the_same_tree_as_the_readable_search(board, seed, c):
     assert mine == fast.root_stats()
 
 
-def test_fast_path_carries_the_games_own_rules():
-    import gamekit.games.tictactoe as ttt
-    import gamekit.mcts_fast as fast
-
-    assert fast.LINES == ttt.LINES and (fast.EMPTY, fast.X, fast.O) == (ttt.EMPTY, ttt.X, ttt.O)
+def test_the_bitboard_form_is_the_games_own_rules_at_every_position():
+    """The form lives with the game (gamekit.games.tictactoe) and agrees with it everywhere."""
+    game = TicTacToe()
+    for board in reachable_positions(game):
+        xb, ob, to_move, status = BITBOARD.bits(board)
+        assert to_move == game.to_move(board)
+        free = [i for i, c in enumerate(board) if c == "."]
+        assert list(BITBOARD.empties[xb | ob]) == free  # the legal moves wherever the game goes on
+        want = (
+            -1
+            if not game.is_terminal(board)
+            else 2
+            if game.utility(board, 0) == 0
+            else 0
+            if game.utility(board, 0) > 0
+            else 1
+        )
+        assert status == want, board
 
 
 def test_fast_path_validates_boards():
     with pytest.raises(ValueError, match="already over"):
         FastTicTacToeMCTS().search(tuple("XXXOO...."), iterations=10)
     with pytest.raises(ValueError, match="X has"):
-        board_bits(tuple("XX......."))
+        BITBOARD.bits(tuple("XX......."))
 
 
 def test_mcts_never_loses_to_random_tictactoe_and_holds_the_perfect_player():

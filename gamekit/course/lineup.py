@@ -20,10 +20,10 @@ from ..arena import Arena, ArenaResult, Factory, save_runs
 from ..games.generalized_nim import GeneralizedNim
 from ..games.nim import Nim
 from ..games.subtraction import SubtractionGame
-from ..games.tictactoe import TicTacToe, h1_scaled
+from ..games.tictactoe import BITBOARD, TicTacToe, h1_scaled
 from ..match import random_start
 from ..mcts import MCTSPlayer
-from ..mcts_fast import FastTicTacToePlayer
+from ..mcts_fast import BitboardMCTSPlayer
 from ..players import (
     LossAversePlayer,
     MixedPlayer,
@@ -89,7 +89,7 @@ def course_arena(
 def _mcts_factory(budget: int, fast: bool) -> Factory:
     """MCTS with `budget` iterations per move; the bitboard version on TicTacToe (same tree)."""
     if fast:
-        return lambda s: FastTicTacToePlayer(budget, seed=s)
+        return lambda s: BitboardMCTSPlayer(BITBOARD, budget, seed=s, name=f"MCTS-fast({budget})")
     return lambda s: MCTSPlayer(budget, seed=s)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +18,8 @@ from ..wire import json_int, refuse
 
 __all__ = [
     "Board",
+    "BITBOARD",
+    "Bitboard",
     "board_from_string",
     "board_text",
     "canonical",
@@ -51,6 +54,46 @@ LINES = (
 )
 
 Board = tuple  # tuple of 9 strings
+
+
+# --- the bitboard form (the fast search's view of the rules) -------------------------------------
+
+
+@dataclass(frozen=True)
+class Bitboard:
+    """TicTacToe's rules as bit masks, for a search that works on integers (`gamekit.mcts_fast`).
+
+    A board is two 9-bit integers, one per player (bit i = square i). wins[bits] is True when the
+    squares `bits` hold a full line; empties[occupied] lists the empty squares ascending (the
+    protocol's legal-move order); full is the occupancy of a full board; `bits(board)` reads a
+    board tuple.
+    """
+
+    wins: tuple[bool, ...]
+    empties: tuple[tuple[int, ...], ...]
+    full: int
+
+    def bits(self, board: Sequence[str]) -> tuple[int, int, int, int]:
+        """(X bits, O bits, player to move, winner code) of a board tuple of 'X', 'O', '.';
+        winner code 0 or 1 for that player's line, 2 for a draw, -1 while the game goes on."""
+        if len(board) != 9 or any(c not in (X, O, EMPTY) for c in board):
+            raise ValueError(f"a TicTacToe board is 9 cells of 'X', 'O' or '.', got {board!r}")
+        xb = sum(1 << i for i, c in enumerate(board) if c == X)
+        ob = sum(1 << i for i, c in enumerate(board) if c == O)
+        nx, no = bin(xb).count("1"), bin(ob).count("1")
+        if nx - no not in (0, 1):
+            raise ValueError(f"impossible board {''.join(board)!r}: X has {nx} marks, O has {no}")
+        status = 0 if self.wins[xb] else 1 if self.wins[ob] else 2 if xb | ob == self.full else -1
+        return xb, ob, nx - no, status
+
+
+_LINE_MASKS = tuple(sum(1 << i for i in line) for line in LINES)
+#: TicTacToe's bitboard form (`Bitboard`), made from `LINES`.
+BITBOARD = Bitboard(
+    wins=tuple(any(bits & m == m for m in _LINE_MASKS) for bits in range(512)),
+    empties=tuple(tuple(i for i in range(9) if not occ >> i & 1) for occ in range(512)),
+    full=511,
+)
 
 
 def winning_mark(board: Board) -> str | None:
