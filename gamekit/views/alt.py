@@ -135,11 +135,13 @@ def _series(ax: Any) -> list[Any]:
     across the axes (`axhline`, `axvline`: drawn in axes coordinates), at least two points."""
     from matplotlib.container import ErrorbarContainer
 
-    caps = {id(c) for e in ax.containers if isinstance(e, ErrorbarContainer) for c in e.lines[1]}
+    caps = [c for e in ax.containers if isinstance(e, ErrorbarContainer) for c in e.lines[1]]
     return [
         ln
         for ln in ax.lines
-        if len(ln.get_xdata()) > 1 and id(ln) not in caps and ln.get_transform().contains_branch(ax.transData)
+        if len(ln.get_xdata()) > 1
+        and not any(ln is cap for cap in caps)
+        and ln.get_transform().contains_branch(ax.transData)
     ]
 
 
