@@ -2,10 +2,11 @@
 
 Each protection is shown holding and, switched off, failing, so that no test passes by accident:
 
-- a rigged worker whose results, task types and exceptions unpickle into code (Dask's own wire
-  format carries them): run from the teacher's side, nothing of it runs there and the run stops
-  with nothing stored; read with Dask's default client, the payload runs in the reader's process
-  and the record it yields is the genuine one;
+- a rigged worker whose results, task types, exceptions and warnings unpickle into code (Dask's
+  own wire format carries them): run from the teacher's side, nothing of it runs there and the run
+  stops with nothing stored; read with Dask's default client, the payload runs in the reader's
+  process and the record it yields is the genuine one; with `deserializers=["msgpack"]` alone, the
+  type, exception and warning still run;
 - a pickle sent to the scheduler with the worker's key: the scheduler closes the connection
   unread; a scheduler without the plain reader runs it;
 - a rogue scheduler started with the worker's key: an honest worker serves it no task, with either
