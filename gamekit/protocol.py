@@ -13,11 +13,12 @@ import functools
 import math
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 __all__ = [
+    "GameBase",
     "require_game_methods",
     "check_fits",
     "check_state",
@@ -158,6 +159,40 @@ class MoveTypeError(IllegalMoveError, TypeError):
 
     Both an `IllegalMoveError` (the protocol's error for any illegal move) and a `TypeError`.
     """
+
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class GameBase(Generic[S, M]):
+    """What every game of the course shares, once: a value object, and the refusal of a move.
+
+    Subclass it as `class Nim(GameBase[NimState, tuple[int, int]])` so mypy sees the game's state
+    and move types, and give `_key()`: the parameters that make the game what it is. Games built
+    alike are then equal and hash alike (caches keyed by a game are keyed by its rules), and a
+    subclass never equals its parent. `refuse` builds the protocol's error for a move `play` does
+    not take (raise what it returns).
+    """
+
+    def _key(self) -> tuple:
+        raise NotImplementedError(f"{type(self).__name__} must say what makes it the game it is (_key)")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameBase):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__module__, type(self).__qualname__, self._key()))
+
+    def refuse(self, state: S, move: Any, legal: Sequence[M], form: str | None = None) -> IllegalMoveError:
+        """The error for `move` in `state`: a `MoveTypeError` saying what a move is (`form`, e.g.
+        "a whole number") where its type is wrong, else the plain illegal-move error."""
+        error = illegal_move(move, state, legal)
+        if form is None:
+            return error
+        return MoveTypeError(f"{error} (a move is {form}, got a {type(move).__name__})")
 
 
 class WireError(ValueError):

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import MoveTypeError, WireError, check_int, check_player, illegal_move, is_int, kind_name
+from ..protocol import GameBase, WireError, check_int, check_player, is_int, kind_name
 from ..wire import json_int, json_list, json_player, refuse, show
 
 __all__ = [
@@ -184,7 +184,7 @@ def took_last(state: GNimState) -> bool:
     return state.board <= 0
 
 
-class GeneralizedNim:
+class GeneralizedNim(GameBase[GNimState, int]):
     """The project's game on the `Game` protocol. A move is the number of stones taken.
 
     `moves` is one dict used by both players, or a pair [moves of player 0, moves of player 1].
@@ -227,14 +227,6 @@ class GeneralizedNim:
 
     def _key(self) -> tuple:
         return (self.board, self.budgets, self.win, self.first)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GeneralizedNim):
-            return NotImplemented
-        return type(self) is type(other) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash((kind_name(self, GeneralizedNim),) + self._key())
 
     def rules(self) -> dict:
         """The rules as JSON-ready data: the exact class, the board, both budgets (None = unlimited),
@@ -398,10 +390,9 @@ class GeneralizedNim:
     def play(self, state: GNimState, move: Any) -> GNimState:
         legal = self.legal_moves(state)
         if not is_int(move):
-            err = illegal_move(move, state, legal)
-            raise MoveTypeError(f"{err} (a move is a whole number of stones, got a {type(move).__name__})")
+            raise self.refuse(state, move, legal, "a whole number of stones")
         if move not in legal:
-            raise illegal_move(move, state, legal)
+            raise self.refuse(state, move, legal)
         move = int(move)
         p = state.to_move
         mine = tuple((t, u - 1 if t == move else u) for t, u in state.budgets[p])

@@ -13,7 +13,7 @@ from functools import reduce
 from operator import xor
 from typing import Any, NamedTuple
 
-from ..protocol import MoveTypeError, WireError, check_bool, check_player, illegal_move, is_int, kind_name
+from ..protocol import GameBase, WireError, check_bool, check_player, is_int, kind_name
 from ..wire import json_int, json_ints, json_list, json_player
 
 __all__ = [
@@ -91,7 +91,7 @@ def winning_nim_moves(piles: Iterable[int], misere: bool = False) -> list[tuple[
     return found
 
 
-class Nim:
+class Nim(GameBase[NimState, tuple[int, int]]):
     """Nim on the `Game` protocol. A state is `NimState(piles, to_move)`; a move is (pile, take)."""
 
     def __init__(self, piles: Iterable[int] = (3, 5, 7), misere: bool = False):
@@ -116,14 +116,8 @@ class Nim:
         """The rules as JSON-ready data (what a saved Q-table records)."""
         return {"game": kind_name(self, Nim), "piles": list(self.piles), "misere": self.misere}
 
-    # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Nim):
-            return NotImplemented
-        return type(self) is type(other) and (self._piles, self._misere) == (other._piles, other._misere)
-
-    def __hash__(self) -> int:
-        return hash((kind_name(self, Nim), *(self._piles, self._misere)))
+    def _key(self) -> tuple:  # games built alike are equal and hash alike (GameBase)
+        return (self._piles, self._misere)
 
     # --- the wire format (gamekit.wire): a state [piles, to_move], a move [pile, sticks taken] ---
     def state_to_json(self, state: NimState) -> list:
@@ -178,11 +172,12 @@ class Nim:
         except (TypeError, ValueError):
             typed = False
         if not typed:
-            err = illegal_move(move, state, self.legal_moves(state))
-            raise MoveTypeError(f"{err} (a move is a pair of whole numbers (pile index, sticks taken))")
+            raise self.refuse(
+                state, move, self.legal_moves(state), "a pair of whole numbers (pile index, sticks taken)"
+            )
         i, take = int(i), int(take)
         if not (0 <= i < len(state.piles) and 1 <= take <= state.piles[i]):
-            raise illegal_move(move, state, self.legal_moves(state))
+            raise self.refuse(state, move, self.legal_moves(state))
         piles = state.piles[:i] + (state.piles[i] - take,) + state.piles[i + 1 :]
         return NimState(piles, 1 - state.to_move)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..protocol import WireError, check_int, illegal_move, kind_name
+from ..protocol import GameBase, WireError, check_int, kind_name
 from ..wire import json_int, json_list, show
 
 __all__ = [
@@ -47,7 +47,7 @@ def _check_tree(tree: Any, path: tuple = ()) -> Any:
     raise TypeError(f"a tree is a number (a leaf) or a list of trees, got {tree!r} at path {path}")
 
 
-class TreeGame:
+class TreeGame(GameBase[tuple, int]):
     """A game whose tree is written out: nested lists, numbers at the leaves (player 0's values).
 
     `TreeGame([[3, 12, 8], [2, 4, 6], [14, 5, 2]])` is the classic two-ply example: MAX
@@ -68,14 +68,8 @@ class TreeGame:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.nested()!r})"
 
-    def __eq__(self, other: object) -> bool:  # games built alike are equal (tables may be shared)
-        return isinstance(other, TreeGame) and type(other) is type(self) and other._key() == self._key()
-
-    def __hash__(self) -> int:
-        return hash((kind_name(self, TreeGame), self._key()))
-
-    def _key(self) -> Any:
-        return self.tree
+    def _key(self) -> tuple:  # games built alike are equal and hash alike (GameBase), tables may be shared
+        return (self.tree,)
 
     def rules(self) -> dict:
         """The rules as JSON-ready data: the exact class and every leaf (what a saved Q-table records)."""
@@ -127,7 +121,7 @@ class TreeGame:
         legal = self.legal_moves(state)
         move = _as_move(move)
         if type(move) is not int or move not in legal:
-            raise illegal_move(move, state, legal)
+            raise self.refuse(state, move, legal)
         return state + (move,)
 
     def is_terminal(self, state: tuple) -> bool:
@@ -177,7 +171,7 @@ class RandomTree(TreeGame):
     def __repr__(self) -> str:
         return f"RandomTree(branching={self.branching}, depth={self.depth}, seed={self.seed})"
 
-    def _key(self) -> Any:  # the leaf values decide the game (seed=None trees differ by them)
+    def _key(self) -> tuple:  # the leaf values decide the game (seed=None trees differ by them)
         if self._hash_key is None:
             self._hash_key = (self.branching, self.depth, self.values.tobytes())
         return self._hash_key
@@ -215,7 +209,7 @@ class RandomTree(TreeGame):
     def play(self, state: tuple, move: int) -> tuple:
         move = _as_move(move)
         if len(state) >= self.depth or type(move) is not int or move not in range(self.branching):
-            raise illegal_move(move, state, self.legal_moves(state))
+            raise self.refuse(state, move, self.legal_moves(state))
         return state + (move,)
 
     def is_terminal(self, state: tuple) -> bool:

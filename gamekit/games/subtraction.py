@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..protocol import MoveTypeError, WireError, check_int, check_player, illegal_move, is_int, kind_name
+from ..protocol import GameBase, WireError, check_int, check_player, is_int, kind_name
 from ..wire import json_int, json_list, json_player
 
 __all__ = [
@@ -89,7 +89,7 @@ class SubtractionState(NamedTuple):
     to_move: int = 0
 
 
-class SubtractionGame:
+class SubtractionGame(GameBase[SubtractionState, int]):
     """The subtraction game from `start` with the allowed subtractions `moves`.
 
     Follows the `Game` protocol. A state is a `SubtractionState(n, to_move)`; the game is
@@ -119,14 +119,8 @@ class SubtractionGame:
         """The rules as JSON-ready data (what a saved Q-table records)."""
         return {"game": kind_name(self, SubtractionGame), "start": self.start, "moves": list(self.moves)}
 
-    # Games built alike are equal and hash alike, so caches keyed by a game are keyed by its rules.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SubtractionGame):
-            return NotImplemented
-        return type(self) is type(other) and (self._start, self._moves) == (other._start, other._moves)
-
-    def __hash__(self) -> int:
-        return hash((kind_name(self, SubtractionGame), *(self._start, self._moves)))
+    def _key(self) -> tuple:  # games built alike are equal and hash alike (GameBase)
+        return (self._start, self._moves)
 
     # --- the wire format (gamekit.wire): a state [n, to_move], a move the number taken ---
     def state_to_json(self, state: SubtractionState) -> list:
@@ -160,10 +154,9 @@ class SubtractionGame:
 
     def play(self, state: SubtractionState, move: int) -> SubtractionState:
         if not is_int(move):
-            err = illegal_move(move, state, self.legal_moves(state))
-            raise MoveTypeError(f"{err} (a move is a whole number, got a {type(move).__name__})")
+            raise self.refuse(state, move, self.legal_moves(state), "a whole number")
         if state.n <= 0 or move not in self.moves:
-            raise illegal_move(move, state, self.legal_moves(state))
+            raise self.refuse(state, move, self.legal_moves(state))
         return SubtractionState(state.n - int(move), 1 - state.to_move)
 
     def is_terminal(self, state: SubtractionState) -> bool:

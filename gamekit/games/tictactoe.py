@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..protocol import Winner, WireError, illegal_move
+from ..protocol import GameBase, Winner, WireError
 from ..wire import json_int, refuse
 
 __all__ = [
@@ -215,7 +215,7 @@ def canonical(board: Board) -> Board:
     return min(tuple(board[p[i]] for i in range(9)) for p in SYMMETRIES)
 
 
-class TicTacToe:
+class TicTacToe(GameBase[Board, int]):
     """TicTacToe (German: *Tic-Tac-Toe* / *Drei gewinnt*) on the `Game` protocol.
 
     Player 0 is X and moves first. `start` may give a position to start from (a board
@@ -235,11 +235,8 @@ class TicTacToe:
                 f"got {type(start).__name__} {start!r}"
             )
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TicTacToe) and type(other) is type(self) and other.start == self.start
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.start))
+    def _key(self) -> tuple:  # games built alike are equal and hash alike (GameBase)
+        return (self.start,)
 
     def __repr__(self) -> str:
         return "TicTacToe()" if self.start == (EMPTY,) * 9 else f"TicTacToe({''.join(self.start)!r})"
@@ -290,7 +287,7 @@ class TicTacToe:
         if (
             type(move) is not int or not 0 <= move < 9 or state[move] != EMPTY or winning_mark(state) is not None
         ):  # (type(True) is bool, so True/False are refused too)
-            raise illegal_move(move, state, self.legal_moves(state))
+            raise self.refuse(state, move, self.legal_moves(state))
         mark = X if state.count(EMPTY) % 2 else O
         return state[:move] + (mark,) + state[move + 1 :]
 
