@@ -212,6 +212,7 @@ def test_chapter_04_submissions_get_the_expected_scores(tmp_path, artifacts):
     )
     full = dict(points)
     assert got["all-correct"] == full
+    assert got["written-differently"] == full  # [4, 5] for (4, 5), np.int64(35) for 35
     assert got["deleted-check-cell"] == full
     assert sum(got["all-blank"].values()) == 0
     assert got["too-many-nodes"] == {**full, "q4_3": got["too-many-nodes"]["q4_3"]}
