@@ -192,7 +192,7 @@ def test_hand_points_merge_into_the_csv_the_pages_and_the_worksheet(tmp_path, ca
     assert "Exercise 1.3: 2 of 2 (graded by your teacher)" in after[1][FEEDBACK]
     assert "up to 2 points (not given yet)" in after[3][FEEDBACK]
     # every missing point says why in the comment too: 4712's 1.2 has the right form, 4713's 1.1 a hint
-    assert "Exercise 1.2: 0 of 1; the answer has the right form, but the hidden tests do not" in after[2][FEEDBACK]
+    assert "Exercise 1.2: 0 of 1; the answer has the right form but is not accepted yet" in after[2][FEEDBACK]
     assert "Exercise 1.1: 0 of 1; public checks passed 0 of 1; hint: a list." in after[3][FEEDBACK]
     page = (out / "feedback" / NAME / "4711.html").read_text(encoding="utf-8")
     assert "2 of 2 points from the autograder, 2 of 2 from your teacher" in page and "up to" not in page

@@ -228,7 +228,13 @@ def test_a_30_student_moodle_archive_is_graded_into_the_german_worksheet(tmp_pat
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
     assert "25 row(s) filled" in run.stdout and "6 left as they were" in run.stdout
-    assert "submissions without a row" in run.stderr and "100030" in run.stderr
+    # the participant who uploaded only a PDF is told apart from those who uploaded nothing
+    assert "with no notebook: 100029 (uploaded: answers.pdf)" in run.stdout, run.stdout
+    # the hand-graded exercise: one page with every graded participant's answer, and the points file
+    page = (tmp_path / "grades" / "hand" / "99-fixture" / "exercise-99.3.html").read_text(encoding="utf-8")
+    assert page.count("<section>") == 25 and "merge-points" in run.stdout  # the worksheet's 25 with a notebook
+    # a participant the worksheet does not have is not graded at all (ids are checked against it)
+    assert "is for participant 100030, who is not in the worksheet: not graded" in run.stderr
     before, after = _cells(original), _cells(sheet.read_bytes())
     changed = {k for a, b in zip(before, after) for k in range(len(a)) if a[k] != b[k]}
     assert changed == {GRADE, FEEDBACK}

@@ -555,7 +555,8 @@ def moodle_feedback(result, grader) -> str:
             text += (
                 "; hint: " + "; ".join(e(m) for m in said)
                 if said
-                else ("; the answer has the right form, but the hidden tests do not accept it yet")
+                else "; the answer has the right form but is not accepted yet (compare it with the solutions "
+                "when they are out)"
             )
         lines.append(text + ".")
     notes = ([result.error] if result.error else []) + list(result.notes)
