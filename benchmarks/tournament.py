@@ -143,7 +143,7 @@ OPPONENT = "NAME = 'first'\ndef agent(game, state):\n    return game.legal_moves
 
 
 def search_cost(folder: Path, games: int = 4) -> list[tuple[str, str, float, float, int]]:
-    """(agent, path, ms charged per move, ms of wall clock per move, moves) for each searcher, playing
+    """(agent, path, ms charged per move, seconds of wall clock per game, moves) for each searcher, playing
     `games` TicTacToe games against first-legal-move from both seats: the course's game (built in the
     agent's process) and the same rules as a student's file (in the game's own jail, relayed)."""
     from gamekit.tournament.games import open_rules, resolve_game
@@ -176,7 +176,7 @@ def search_cost(folder: Path, games: int = 4) -> list[tuple[str, str, float, flo
                 mine = [t for t, mover in zip(record["times"], record["movers"]) if mover == seat]
                 charged += sum(mine)
                 moves += len(mine)
-            rows.append((name, label, 1e3 * charged / moves, 1e3 * wall / len(record["moves"]) / games, moves))
+            rows.append((name, label, 1e3 * charged / moves, wall / games, moves))
     close_jails()
     return rows
 
@@ -372,7 +372,8 @@ def main() -> None:
             print("searching agents against first-legal-move on TicTacToe, per move of the searcher:")
             for name, label, charged, wall, moves in search_cost(Path(tmp)):
                 print(
-                    f"  {name:<11} {label:<28} charged {charged:8.2f} ms, wall {wall:8.2f} ms per move ({moves} moves)"
+                    f"  {name:<11} {label:<28} charged {charged:7.2f} ms per move ({moves} moves), "
+                    f"{wall:5.2f} s per game"
                 )
             seconds, played = lesson_ten(Path(tmp))
             print(
