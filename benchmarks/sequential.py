@@ -25,7 +25,7 @@ Last, the coverage of the rating intervals a class sees: simulated round robins 
 (ν = 1) and a 200 Elo first-move advantage; for each method, the share of tournaments whose 95 %
 interval contains the true rating, worst and best of the four agents. "bootstrap": the plain percentile
 bootstrap over game pairs (1,000 replicates; `--tournaments` / 5 tournaments, it is slow);
-"robust": `robust_ratings` (Wald, cluster-robust CR2 variance, t quantile), which prints no
+"robust": `robust_ratings` (profile likelihood, design effect, t quantile), which prints no
 interval below 5 pairs per pairing ("too few").
 """
 

@@ -78,7 +78,7 @@ def test_from_five_pairs_per_pairing_the_board_prints_intervals_differences_and_
     assert len(nb) == 3 and all(row["low"] < row["difference"] < row["high"] for row in nb)
     assert all(row["difference"] >= 0 for row in nb)  # the board's order: upper minus lower
     text = res.table()
-    assert "3 neighbour comparisons" in text and "Holm" in text and "cluster-robust" in text
+    assert "3 neighbour comparisons" in text and "Holm" in text and "profile likelihood" in text
     page = _neighbours_html(res, res.standings(ratings=r), r)
     assert "3 comparisons" in page and "Holm" in page and "overlapping bars" in page
 
@@ -134,3 +134,27 @@ def test_the_report_summary_is_strict_json_when_there_are_no_intervals():
     text = json.dumps([_finite_or_none(dict(s.__dict__, score=s.score)) for s in rows], allow_nan=False)
     back = json.loads(text)
     assert all(r["low"] is None and r["high"] is None and isinstance(r["rating"], float) for r in back)
+
+
+def test_an_unbeaten_agent_is_marked_and_its_interval_follows_the_likelihood():
+    import numpy as np
+
+    from gamekit.tournament.results import ONE_SIDED_NOTE
+
+    rng = np.random.default_rng(3)
+    games = []
+    agents = ("champ", "p", "q", "r")
+    for i, a in enumerate(agents):
+        for b in agents[i + 1 :]:
+            for k in range(5):
+                for order, (first, second) in enumerate([(a, b), (b, a)]):
+                    s = 1.0 if a == "champ" else float(rng.choice([1.0, 0.5, 0.0]))
+                    games.append((first, second, k, order, s if first == a else 1 - s))
+    res = make_results(games)
+    top = res.standings()[0]
+    assert top.id == "champ" and top.losses == 0 and top.one_sided
+    assert top.high - top.rating > 1.5 * (top.rating - top.low)  # not Wald's symmetric interval
+    text = res.table()
+    assert "†" in text.split("\n")[1] and ONE_SIDED_NOTE in text
+    page = _neighbours_html(res, res.standings(), res.ratings())
+    assert "settled" in page

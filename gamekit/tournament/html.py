@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .results import HOLM_NOTE, INTERVAL_METHOD, Results, Standing
+from .results import HOLM_NOTE, INTERVAL_METHOD, ONE_SIDED_NOTE, Results, Standing
 
 # The course's colour language (gamekit.views.colors; views sit above this layer, so the values are
 # repeated here): red = the row agent takes the points, blue = it gives them away.
@@ -234,7 +234,7 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
             + "</td>"
             f"<td>{s.rating:.0f}</td><td>"
             + (f"[{s.low:.0f}, {s.high:.0f}]" if math.isfinite(s.low) else "—")
-            + f"{'*' if s.profiled else ''}</td>"
+            + f"{'*' if s.profiled else '†' if s.one_sided and math.isfinite(s.low) else ''}</td>"
             f"<td>{s.wins}</td><td>{s.draws}</td>"
             f"<td>{s.losses}</td><td>{s.score:.2f}</td><td>{s.forfeits}</td></tr>"
         )
@@ -244,6 +244,8 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
         how = f"<b>No intervals</b>: {_e(ratings.too_few)}. The order of the board is not settled by these games."
     else:
         how = f"The bar is the {_e(INTERVAL_METHOD)}."
+        if any(s.one_sided and math.isfinite(s.low) for s in rows):
+            how += f" † {_e(ONE_SIDED_NOTE[:1].upper() + ONE_SIDED_NOTE[1:])}."
     out.append(
         "<p class='small'>Bradley–Terry (Davidson draws) on the Elo scale, mean 0; each start is played "
         f"with both seat orders and the game pair is the unit. {how}</p>"

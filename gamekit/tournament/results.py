@@ -5,9 +5,10 @@ failed and a win for its opponent (that is the rule the students were told). The
 every start twice per pairing with the seats swapped: those two games are a *game pair*, and the
 pair, not the game, is the unit of the analysis. Ratings are the Bradley–Terry fit of
 `gamekit.stats` with Davidson's draws, on the Elo scale, anchored at the mean, with 95 %
-intervals from `robust_ratings` (Wald with a cluster-robust variance over the game pairs and a
-small-sample t quantile; checked by simulation to cover 93–97 % from `MIN_PAIRS` pairs per
-pairing on) or, with fewer games, none and the plain statement that the games are too few.
+intervals from `robust_ratings` (profile likelihood intervals widened by the game pairs' design
+effect, with a small-sample t quantile; checked by simulation over `COVERAGE_CHECKED` from
+`MIN_PAIRS` pairs per pairing on, wide fields and unbeaten agents included) or, with fewer games,
+none and the plain statement that the games are too few.
 `neighbours` compares each two agents next to each other on the board by the interval of their
 difference, with Holm's correction for the number of comparisons; `sequential` answers "is A
 really better than B?" with the generalized SPRT on the pairs (pentanomial model) and the
@@ -23,13 +24,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..stats import SPRT, Ratings, bootstrap_ratings, robust_ratings, sprt, wilson
+from ..stats import COVERAGE_CHECKED, SPRT, Ratings, bootstrap_ratings, robust_ratings, sprt, wilson
 from .runner import Entrant, Tournament
 
 INTERVAL_METHOD = (
-    "95 % Wald intervals with a cluster-robust variance over the game pairs and Student's t "
-    "(chosen because they treat the pair as the unit whichever way a start correlates its games, and "
-    "simulations put their coverage at 93–97 % from 5 pairs per pairing on)"
+    "95 % profile likelihood intervals, widened by the game pairs' design effect, with Student's t "
+    "(chosen because they follow the likelihood where a pairing is one-sided or an agent unbeaten, "
+    "where a symmetric interval would claim an end the games do not support, and treat the pair as "
+    f"the unit; checked: {COVERAGE_CHECKED.text()})"
+)
+ONE_SIDED_NOTE = (
+    "never lost (or never won): the games give that end of the interval no bound; the prior's one "
+    "virtual game per agent (half won, half lost against rating 0) sets it"
 )
 HOLM_NOTE = (
     "each interval is a 95 % statement, so among many some fail by chance; 'settled' uses Holm's "
@@ -54,6 +60,11 @@ class Standing:
     profiled: bool = False  # every bootstrap replicate agreed: [low, high] is the likelihood's interval
 
     @property
+    def one_sided(self) -> bool:
+        """It played, and never lost or never won: its interval is open on one side in the games."""
+        return self.games > 0 and (self.losses == 0 or self.wins == 0)
+
+    @property
     def score(self) -> float:
         """Points per game (win 1, draw 1/2)."""
         return (self.wins + self.draws / 2) / self.games if self.games else math.nan
@@ -75,6 +86,11 @@ class Pairing:
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
+
+    @property
+    def one_sided(self) -> bool:
+        """It played, and never lost or never won: its interval is open on one side in the games."""
+        return self.games > 0 and (self.losses == 0 or self.wins == 0)
 
     @property
     def score(self) -> float:
@@ -298,14 +314,17 @@ class Results:
         ]
         for k, s in enumerate(rows, 1):
             interval = f"[{s.low:>6.0f}, {s.high:>6.0f}]" if math.isfinite(s.low) else f"{'—':>16}"
+            mark = "*" if s.profiled else "†" if s.one_sided and math.isfinite(s.low) else " "
             lines.append(
-                f"{k:>2}  {s.name:<{width}}  {s.rating:>6.0f}  {interval}{'*' if s.profiled else ' '} "
+                f"{k:>2}  {s.name:<{width}}  {s.rating:>6.0f}  {interval}{mark} "
                 f"{s.wins:>4} {s.draws:>4} {s.losses:>4}  {s.score:>5.2f}  {s.forfeits}"
             )
         if any(s.profiled for s in rows):
             lines.append(
                 "* every bootstrap replicate agreed: a likelihood interval, bound on the open side only by the prior"
             )
+        if any(s.one_sided and not s.profiled and math.isfinite(s.low) for s in rows):
+            lines.append(f"† {ONE_SIDED_NOTE}")
         if ratings is not None and ratings.too_few:
             lines.append(f"no intervals: {ratings.too_few}")
         elif ratings is not None and ratings.cov is not None:
