@@ -142,7 +142,37 @@ def _parser() -> argparse.ArgumentParser:
         help="run the notebooks without bubblewrap's sandbox (only if you trust every file; machines without bwrap)",
     )
     _merge_parser(sub)
+    _exercise_parser(sub)
     return parser
+
+
+def _exercise_parser(sub) -> None:
+    cmd = sub.add_parser(
+        "new-exercise", help="write an exercise given as text (YAML) into a lesson's master, checked first"
+    )
+    cmd.add_argument("notebook", type=Path, help="the lesson's master, e.g. notebooks/01-subtraction-game.ipynb")
+    cmd.add_argument("exercise", type=Path, nargs="?", help="the exercise's text (docs/authoring.md)")
+    cmd.add_argument("--template", metavar="N.M", default=None, help="print a skeleton of exercise N.M instead")
+    cmd.add_argument("--kind", default="compute", help="the skeleton's kind: predict, compute, modify or explain")
+
+
+def _new_exercise(args: argparse.Namespace) -> int:
+    """Print a skeleton, or insert the exercise after the master's last one (nothing written on an error)."""
+    import nbformat
+
+    from . import authoring
+
+    if args.template is not None:
+        print(authoring.template(args.template, args.kind), end="")
+        return 0
+    if args.exercise is None:
+        raise ValueError("give the exercise's text file (or --template N.M for a skeleton to fill in)")
+    exercise = authoring.parse_exercise(args.exercise.read_text(encoding="utf-8"))
+    nb = nbformat.read(args.notebook, as_version=4)
+    changed = authoring.insert_exercise(nb, exercise)
+    nbformat.write(changed, args.notebook)
+    print(f"Exercise {exercise.label} ({exercise.question}) written into {args.notebook}")
+    return 0
 
 
 def _merge_parser(sub) -> None:
@@ -343,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
             return _grade(args, paths)
         if args.command == "merge-points":
             return _merge_points(args, paths)
+        if args.command == "new-exercise":
+            return _new_exercise(args)
         offline = False if getattr(args, "cdn", False) else None
         if args.command == "tidy":
             for path in tidy.tidy_files(build.course_notebooks(args.notebooks)):

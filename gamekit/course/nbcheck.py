@@ -85,6 +85,30 @@ def _bare_expressions(body: str) -> list[str]:
     return found
 
 
+ANSWER = re.compile(r"\banswer_(\d+)_(\d+)\b")
+
+
+def _naming_problems(name: str, label: re.Match, prompt: nbformat.NotebookNode, index: int) -> list[str]:
+    """The exercise's three names agree: label **Exercise N.M**, question qN_M, answer variable
+    answer_N_M (where the prompt names one); and an exercise with one right answer in that
+    variable has its one-line `self_study_hint` (a `self-study-plausible` one, whose answer
+    self-study cannot compare, needs none)."""
+    number = f"{label.group(1)}.{label.group(2)}"
+    found = []
+    want = f"q{label.group(1)}_{label.group(2)}"
+    if name != want:
+        found.append(f"cell {index}: Exercise {number} is in question {name!r} (its question must be {want!r})")
+    named = {f"answer_{a}_{b}" for a, b in ANSWER.findall(prompt.source)}
+    own = f"answer_{label.group(1)}_{label.group(2)}"
+    if named - {own}:
+        found.append(f"cell {index}: Exercise {number} names {sorted(named - {own})} (its answer is `{own}`)")
+    if own in named and "self-study-plausible" not in prompt.metadata.get("tags", []):
+        hint = prompt.metadata.get("self_study_hint")
+        if not isinstance(hint, str) or not hint.strip():
+            found.append(f"cell {index}: Exercise {number} has no self_study_hint (one line that points to the method)")
+    return found
+
+
 def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
     """What breaks the otter exercise format in a chapter (empty list when fine)."""
     if not assign.is_assignment(nb):
@@ -101,8 +125,11 @@ def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
         problems.append(f"exercise numbers repeat: {labels}")
     for q in qs:
         where = f"question {q.name}"
-        if q.prompt is None or not EXERCISE.match(nb.cells[q.prompt].source):
+        label = EXERCISE.match(nb.cells[q.prompt].source) if q.prompt is not None else None
+        if label is None:
             problems.append(f"{where}: its first markdown cell does not start with **Exercise N.M**")
+        else:
+            problems += _naming_problems(q.name, label, nb.cells[q.prompt], q.prompt)
         if not q.solution_cells:
             problems.append(f"{where}: no solution (BEGIN SOLUTION ... END SOLUTION)")
         hidden = [i for i in q.test_cells if assign.test_is_hidden(nb.cells[i].source)]
