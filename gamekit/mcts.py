@@ -245,7 +245,7 @@ class MCTS:
     # --- searching ----------------------------------------------------------------------
     def search(self, state: State, iterations: int | None = None, seconds: float | None = None) -> Move:
         """Grow a fresh tree from `state` for the given budget; return the most visited move."""
-        iterations, seconds = check_budget(iterations, seconds)
+        iterations, seconds = check_search_budget(iterations, seconds)
         self.new_root(state)
         if iterations is not None:
             for _ in range(iterations):
@@ -354,7 +354,7 @@ def check_rollout(rollout: Any) -> None:
         raise TypeError(f"rollout must be a function (game, state, rng) -> move, got {rollout!r}")
 
 
-def check_budget(iterations: Any, seconds: Any) -> tuple:
+def check_search_budget(iterations: Any, seconds: Any) -> tuple:
     """Validate a search budget: exactly one of a positive iteration count or seconds."""
     if (iterations is None) == (seconds is None):
         raise ValueError("give exactly one budget: iterations=<whole number >= 1> or seconds=<number > 0>")
@@ -381,7 +381,7 @@ class MCTSPlayer:
         seed: int | None = None,
         name: str | None = None,
     ):
-        check_budget(iterations, None)
+        check_search_budget(iterations, None)
         check_rollout(rollout)
         self.iterations = iterations
         self.c = check_exploration(c)
@@ -409,7 +409,7 @@ def estimate_history(
 
     The source's figures 1 and 2 as a time series: how the estimates p1, p2, p3 form.
     """
-    check_budget(iterations, None)
+    check_search_budget(iterations, None)
     search = MCTS(game, c=c, rollout=rollout, seed=seed)
     root = search.new_root(state)
     history: dict[Move, list] = {m: [] for m in game.legal_moves(state)}

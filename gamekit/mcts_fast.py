@@ -22,7 +22,7 @@ import random
 import time
 from typing import Any
 
-from .mcts import check_budget, check_exploration, ucb1
+from .mcts import check_exploration, check_search_budget, ucb1
 
 __all__ = ["BitboardMCTS", "BitboardMCTSPlayer"]
 
@@ -58,7 +58,7 @@ class BitboardMCTS:
 
     def search(self, board, iterations: int | None = None, seconds: float | None = None) -> int:
         """Grow a fresh tree from `board` for the budget; return the most visited square."""
-        iterations, seconds = check_budget(iterations, seconds)
+        iterations, seconds = check_search_budget(iterations, seconds)
         self._new_tree(tuple(board))
         if iterations is not None:
             self._run(iterations)
@@ -177,7 +177,7 @@ class BitboardMCTSPlayer:
         seed: int | None = None,
         name: str | None = None,
     ):
-        check_budget(iterations, None)
+        check_search_budget(iterations, None)
         self.iterations = iterations
         self.search = BitboardMCTS(form, c=c, seed=seed)
         self.name = name or f"MCTS-bitboard({iterations})"

@@ -159,7 +159,7 @@ def test_assign_every_chapter(path, tmp_path):
     from chapter04 import fill, solutions
 
     from gamekit.course import grade
-    from gamekit.isolation import bwrap_path
+    from gamekit.sandbox import bwrap_path
 
     nb = nbformat.read(path, as_version=4)
     assert assign.is_assignment(nb), f"{path.name} has no '{assign.CONFIG_MARK}' cell (COURSE.md: Exercise format)"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gamekit.isolation import bwrap_path
+from gamekit.sandbox import bwrap_path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"

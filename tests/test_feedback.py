@@ -11,8 +11,7 @@ import nbformat
 import pytest
 
 from gamekit.course import grade
-from gamekit.isolation import bwrap_path
-from gamekit.sandbox import sandboxrun
+from gamekit.sandbox import bwrap_path, sandboxrun
 
 ALLOWED = "allowed: None, bool, int, float, str, list, tuple, dict, set, frozenset, fractions.Fraction"
 

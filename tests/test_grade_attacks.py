@@ -29,7 +29,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 
 from gamekit.course import grade
-from gamekit.isolation import bwrap_path
+from gamekit.sandbox import bwrap_path
 
 pytestmark = [
     pytest.mark.notebook,
@@ -398,7 +398,7 @@ def test_a_crash_costs_one_exercise_on_a_busy_machine(tmp_path):
 
 
 def test_grading_refuses_without_bubblewrap_unless_trusted(tmp_path, monkeypatch, capsys):
-    import gamekit.isolation as isolation
+    import gamekit.sandbox.bwrap as isolation
     from gamekit.course.__main__ import main
 
     monkeypatch.setattr(isolation, "bwrap_path", lambda: None)

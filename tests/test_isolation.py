@@ -1,4 +1,4 @@
-"""The operating system's boundary (gamekit.isolation): what code inside a `Jail` can and cannot do.
+"""The operating system's boundary (gamekit.sandbox.bwrap): what code inside a `Jail` can and cannot do.
 
 Each check is an attack a student could write; the box must stop it by itself, with no Python
 guard inside. Skipped, with the reason, where bubblewrap is missing (macOS, Windows).

@@ -2,7 +2,7 @@
 without user namespaces), on the same referee with the agents in plain processes, and say so; and
 they leave no folder of their own in the temp folder.
 
-`gamekit.isolation.bwrap_path` finds bubblewrap with `shutil.which`, so the kernel here gets a PATH
+`gamekit.sandbox.bwrap_path` finds bubblewrap with `shutil.which`, so the kernel here gets a PATH
 of symbolic links to every program on the usual PATH except `bwrap`.
 """
 

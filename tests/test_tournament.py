@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 from gamekit import RandomPlayer, play_game, wire
+from gamekit.protocol import MoveTypeError
 from gamekit.sandbox.bwrap import bwrap_path
-from gamekit.tournament.games import GAMES, WrongMoveType, build, resolve_game
+from gamekit.tournament.games import GAMES, build, resolve_game
 from gamekit.tournament.html import leaderboard_html, replay_html
 from gamekit.tournament.referee import GameSpec, check_source, play_game_spec
 from gamekit.tournament.results import Results
@@ -64,7 +65,7 @@ def test_states_and_moves_round_trip_through_json_along_random_games(name):
     "name, reply", [("tictactoe", "4"), ("tictactoe", 4.0), ("tictactoe", True), ("nim", 3), ("nim", [0, "1"])]
 )
 def test_a_reply_of_the_wrong_type_is_refused_by_the_decoder(name, reply):
-    with pytest.raises(WrongMoveType):
+    with pytest.raises(MoveTypeError):
         wire.move_from_json(course_game(name), reply)
 
 

@@ -12,7 +12,6 @@ import nbformat
 __all__ = [
     "ALT_SETUP",
     "execute_notebook",
-    "export_slides",
     "INLINE_BACKEND",
     "inline_figures",
     "ipc_config",
@@ -140,14 +139,3 @@ def execute_notebook(path: str | Path, timeout: int = 600, setup: str | None = N
     if setup:
         del nb.cells[0]
     return nb
-
-
-def export_slides(nb: nbformat.NotebookNode, out: str | Path | None = None, **config) -> str:
-    """Export an (executed) notebook to reveal.js slides; write them to `out` if given."""
-    from nbconvert import SlidesExporter
-
-    exporter = SlidesExporter(**config)
-    body, _ = exporter.from_notebook_node(nb)
-    if out is not None:
-        Path(out).write_text(body, encoding="utf-8")
-    return body

@@ -126,7 +126,7 @@ def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
     for q in qs:
         where = f"question {q.name}"
         label = EXERCISE.match(nb.cells[q.prompt].source) if q.prompt is not None else None
-        if label is None:
+        if label is None or q.prompt is None:
             problems.append(f"{where}: its first markdown cell does not start with **Exercise N.M**")
         else:
             problems += _naming_problems(q.name, label, nb.cells[q.prompt], q.prompt)

@@ -42,7 +42,7 @@ __all__ = [
     "GeneralizedNim",
     "WinCondition",
     "check_board",
-    "check_budget",
+    "check_move_budgets",
     "grundy_numbers",
     "mex",
     "small_games",
@@ -91,7 +91,7 @@ def check_board(board: Any) -> int:
     return check_int(board, "board (the number of stones)", minimum=1)
 
 
-def check_budget(moves: Any, who: str = "moves") -> Budget:
+def check_move_budgets(moves: Any, who: str = "moves") -> Budget:
     """Validate one player's moves {stones taken: uses}: keys whole numbers >= 1, values
     whole numbers >= 0 or math.inf. Returns the hashable form, sorted by stones taken."""
     if not isinstance(moves, Mapping):
@@ -203,10 +203,13 @@ class GeneralizedNim(GameBase[GNimState, int]):
     ):
         self.board = check_board(board)
         if isinstance(moves, Mapping):
-            one = check_budget(moves, "moves")
+            one = check_move_budgets(moves, "moves")
             pair = (one, one)
         elif isinstance(moves, (list, tuple)) and len(moves) == 2:
-            pair = (check_budget(moves[0], "moves of player 0"), check_budget(moves[1], "moves of player 1"))
+            pair = (
+                check_move_budgets(moves[0], "moves of player 0"),
+                check_move_budgets(moves[1], "moves of player 1"),
+            )
         else:
             raise TypeError(
                 "moves must be one dict {stones taken: uses} for both players, or a list of "
