@@ -675,7 +675,7 @@ class _Profile:
     f: np.ndarray  # (R,) the objective there
     deff: np.ndarray  # (R,) the design effect
     units: int  # G
-    n: int
+    agents: int
     prior: float
     anchor: int | None
 
@@ -727,7 +727,7 @@ class _Profile:
         if j is not None:
             c[j] -= 1.0
         elif self.anchor is None:
-            c[: self.n] -= 1.0 / self.n
+            c[: self.agents] -= 1.0 / self.agents
         else:
             c[self.anchor] -= 1.0
         return c
@@ -746,7 +746,7 @@ class _Profile:
         for k in range(0, len(rows), chunk):
             s = slice(k, k + chunk)
             C, x, f = self.C[at[s]], self.x[at[s]], self.f[at[s]]
-            out[s] = _profile_batch(self.V, C, self.n, self.prior, x, f, rows[s], z_target[s])
+            out[s] = _profile_batch(self.V, C, self.agents, self.prior, x, f, rows[s], z_target[s])
         if np.isnan(out).any():
             raise ArithmeticError("the profile likelihood's interval did not converge")
         return ELO_PER_NAT * out.reshape(2, R, m).transpose(1, 2, 0)
@@ -755,7 +755,7 @@ class _Profile:
         """(R,): the two-sided p-value of "c · x = 0" by the same test, c (R, d)."""
         from scipy.stats import t as student
 
-        _, f0, _, _ = _constrained_max(self.V, self.C, self.n, self.prior, self.x, c, np.zeros(len(c)))
+        _, f0, _, _ = _constrained_max(self.V, self.C, self.agents, self.prior, self.x, c, np.zeros(len(c)))
         root = np.sqrt(np.maximum(0.0, 2 * (self.f - f0)) / self.deff)
         return 2 * student.sf(root, self.units - 1)
 
@@ -763,8 +763,8 @@ class _Profile:
         """(R, n, n): the reported ratings' covariance in Elo², the inverse information times the
         design effect (the quadratic approximation the profile intervals refine)."""
         free = np.arange(self.V.shape[2]) if self.prior > 0 else np.arange(1, self.V.shape[2])
-        _, _, H = _objective_batch(self.x, self.V, self.C, self.n, self.prior)
-        A = ELO_PER_NAT * np.array([self.contrast(k) for k in range(self.n)])[:, free]
+        _, _, H = _objective_batch(self.x, self.V, self.C, self.agents, self.prior)
+        A = ELO_PER_NAT * np.array([self.contrast(k) for k in range(self.agents)])[:, free]
         inv = np.linalg.inv(-H[:, free][:, :, free])
         return self.deff[:, None, None] * (A @ inv @ A.T)
 

@@ -373,7 +373,10 @@ def test_exercise_9_5_accepts_the_textbook_wilson_interval_and_the_hull_and_no_w
     hull = (p, *wilson(13.5, 16))
     no_draw, draw_lost = (13 / 15, *wilson(13, 15)), (13 / 16, *wilson(13, 16))
     for answer, right in [(textbook, True), (hull, True), (no_draw, False), (draw_lost, False)]:
+        from gamekit.course import checks
+
         env = {"np": np, "wilson": wilson, "tournament": _Tournament(), "answer_9_5": answer}
+        env |= {"as_answer": checks.as_answer, "same_answer": checks.same_answer}  # the set-up's imports
         if right:
             exec(hidden, env)
         else:
