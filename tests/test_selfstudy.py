@@ -18,7 +18,7 @@ from make_fixture import FIXTURE
 
 from gamekit import SubtractionGame, best_moves, red_blue
 from gamekit.course import assign
-from gamekit.course.checks import SELF_STUDY_KEY, load_self_study
+from gamekit.course.checks import SELF_STUDY_KEY, as_answer, load_self_study, same_answer
 from gamekit.course.execute import execute_notebook
 from gamekit.course.selfstudy import SelfStudy, answer_digest, canonical, form_digest
 
@@ -91,6 +91,10 @@ def self_study(tmp_path_factory):
     return assign.assign_notebook(FIXTURE, out, self_study=True)
 
 
+#: What every lesson's set-up imports, so a public check that reads an answer through the rule finds it.
+RULE = {"as_answer": as_answer, "same_answer": same_answer}
+
+
 def _grader(nb) -> SelfStudy:
     """The copy's checker, as its set-up cell makes it (from the data the copy keeps in its metadata)."""
     assert "SelfStudy(load_self_study(" in next(c.source for c in nb.cells if "SelfStudy(" in c.source)
@@ -149,7 +153,7 @@ def test_self_study_copy_of_a_chapter(tmp_path):
     for secret in ("(1, 4), (2, 4), (3, 4)", "[1, 4], [2, 4], [3, 4]", "[1,4],[2,4],[3,4]"):
         assert secret not in text
     grader = _grader(nbformat.reads(text, as_version=4))
-    env = {"Nim": Nim, "NimState": NimState}
+    env = RULE | {"Nim": Nim, "NimState": NimState}
     assert grader.check("q6_1", env | {"answer_6_1": [[3, 4], (1, 4), (2, 4)]}).verdict == "correct"
     assert grader.check("q6_1", env | {"answer_6_1": [(1, 4), (2, 4)]}).verdict == "not yet"
     assert grader.check("q6_4", {}).verdict in ("not yet", "plausible")
@@ -206,9 +210,9 @@ def test_a_wrong_answer_in_lesson_01_gets_the_exercises_own_hint(tmp_path):
     for name in right:
         var = name.replace("q", "answer_")
         hint = " ".join(prompts[name].metadata[assign.SELF_STUDY_HINT].split())
-        said = grader.check(name, {var: wrong[name]})
+        said = grader.check(name, RULE | {var: wrong[name]})
         assert said.verdict == "not yet" and said.detail.endswith(f"Hint: {hint}"), said
-        assert grader.check(name, {var: right[name]}).verdict == "correct"
+        assert grader.check(name, RULE | {var: right[name]}).verdict == "correct"
 
 
 def test_answers_the_hidden_tests_accept_within_a_tolerance_compare_rounded():

@@ -22,9 +22,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
+from gamekit import TicTacToe
 from gamekit.sandbox.bwrap import bwrap_path
 from gamekit.tournament.runner import Tournament
 from gamekit.tournament.sandbox import Limits
+from gamekit.wire import move_to_json
 
 pytestmark = [
     pytest.mark.slow,
@@ -231,6 +233,18 @@ def test_every_attacker_forfeits_its_own_games_with_a_reason(attack_run):
             assert r["winner"] == 1 - seat
 
 
+def first_free_game() -> tuple[list, int | None]:
+    """The moves and the winner's seat when both players take the first legal move (TicTacToe)."""
+    game = TicTacToe()
+    state, moves = game.initial_state(), []
+    while not game.is_terminal(state):
+        move = game.legal_moves(state)[0]
+        moves.append(move_to_json(game, move))
+        state = game.play(state, move)
+    value = game.utility(state, 0)
+    return moves, (None if value == 0 else 0 if value > 0 else 1)
+
+
 def test_a_killer_reaches_nothing_in_its_jail_and_plays_on(attack_run):
     """Its jail holds only its own games' processes and the zygote, the namespace's pid 1, to which the
     kernel delivers no signal from inside: the zygote goes on. What the killer can kill is its own
@@ -243,7 +257,9 @@ def test_a_killer_reaches_nothing_in_its_jail_and_plays_on(attack_run):
         seat = r["agents"].index("killer")
         if r["forfeit"] is not None:
             assert r["forfeit"] == seat and r["reason"] == "crash", (r["reason"], r["detail"])
-        assert r["winner"] in (None, 1 - seat), r
+            assert r["winner"] == 1 - seat, r
+        else:  # it played on: the very game of two first-free players, its opponent untouched
+            assert (r["moves"], r["winner"]) == first_free_game(), r
 
 
 def test_the_honest_games_are_identical_to_a_run_without_attackers(attack_run, tmp_path):
