@@ -136,7 +136,10 @@ def test_subtraction_game_with_tab_and_enter_to_the_end(page):
 def test_subtraction_game_buttons_end_disabled_and_the_start_box_steps_with_arrows_and_enter(page):
     area = _output(page, 1)  # after the game above: over
     buttons = [area.locator("button", has_text=re.compile(f"^−{d}$")) for d in (3, 5, 11)]
-    assert all(b.is_disabled() for b in buttons)
+    from playwright.sync_api import expect
+
+    for b in buttons:  # the widget disables them just after it announces the end: wait for that
+        expect(b).to_be_disabled(timeout=15_000)
     _tab_to(page, 1, "start")
     box = area.get_by_label("start", exact=True)
     assert box.get_attribute("type") == "number"
