@@ -53,7 +53,7 @@ def layer(module: str) -> int:
     if module in FOUNDATION:
         return 0
     sub = module.split(".")[1]
-    layers = {"games": 1, "sources": 3, "testing": 3, "sandbox": 4, "isolation": 4, "tournament": 5, "views": 6}
+    layers = {"games": 1, "sources": 3, "testing": 3, "sandbox": 4, "tournament": 5, "views": 6}
     return {**layers, "course": 7}.get(sub, 2)
 
 
@@ -189,7 +189,6 @@ def test_the_sandbox_package_imports_nothing_above_the_foundation():
     assert "gamekit.sandbox.zygote" in sandbox and "gamekit.sandbox.process" in sandbox
     for module in sandbox:
         found = {m for m in imports(MODULES[module], module, False) if not m.startswith("gamekit.sandbox")}
-        found -= {"gamekit.isolation"}  # the old name of gamekit.sandbox.bwrap: the same module
         assert found <= FOUNDATION, f"{module} imports {sorted(found - FOUNDATION)}"
 
 

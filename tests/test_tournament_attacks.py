@@ -2,7 +2,7 @@
 
 Every attacker starts by disabling the Python guard inside its own process (clearing the table of
 forbidden events and widening the hook's allowed folders), so what stops it is the operating
-system's sandbox alone (bubblewrap namespaces, `gamekit.isolation`). Each attack then tries to
+system's sandbox alone (bubblewrap namespaces, `gamekit.sandbox`). Each attack then tries to
 read, change, win, break or outlive something that is not its own. The attacker must end as a
 recorded forfeit of its own game, the run must finish, the honest games must be identical to a
 run without the attackers, no file outside the run's folders may change, no process may survive,
