@@ -463,3 +463,17 @@ def test_a_failure_a_worker_reports_is_raised_again_from_plain_text():
             parse_record(json.dumps(forged), spec)
     with pytest.raises(ValueError, match="not the one of game 7"):
         parse_record(json.dumps({"failure": "GameFailure", "message": "x", "id": 7}), spec)
+
+
+def test_a_workers_record_with_an_outcome_no_game_can_have_is_refused():
+    """A record's reason is one of the outcomes (`Reason`) or none, its forfeit a seat or none: a rogue
+    worker's formula, made-up word or third seat is refused, never stored or shown."""
+    from gamekit.sandbox.outcomes import Reason
+    from gamekit.tournament.cluster import parse_record
+
+    spec = {"id": 7, "game": "nim", "agents": ["a", "b"]}
+    record = {"id": 7, "game": "nim", "agents": ["a", "b"], "winner": 1, "forfeit": 0, "reason": "timeout"}
+    assert parse_record(json.dumps(record), spec)["reason"] == Reason.TIMEOUT
+    for forged in ({"reason": '=HYPERLINK("x")'}, {"reason": "lost"}, {"forfeit": 2}, {"reason": 3}):
+        with pytest.raises(ValueError, match="outcome is not one a game can have"):
+            parse_record(json.dumps(record | forged), spec)

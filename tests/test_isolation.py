@@ -191,3 +191,18 @@ def test_a_stale_group_another_teacher_process_removes_first_is_no_error(monkeyp
     removed = cgroup.sweep_stale()
     assert all(not folder.exists() for folder in stale)
     assert f"memory/gamekit-{gone.pid}-0" in removed
+
+
+def test_outcomes_are_data_every_stored_word_reads_back_and_a_stray_one_is_refused():
+    """A forfeit's reason is a `Reason`: its stored word reads back as the same member, an unknown
+    word is refused naming what is allowed, and AgentFailure accepts only reasons."""
+    from gamekit.sandbox.outcomes import FORFEITS, REASONS, Reason
+    from gamekit.sandbox.process import AgentFailure
+
+    assert [Reason.read(word) for word in REASONS] == list(Reason)
+    assert Reason.MOVE_CAP not in FORFEITS and Reason.TIMEOUT in FORFEITS
+    assert json.dumps({"reason": Reason.ILLEGAL_MOVE.value}) == '{"reason": "illegal move"}'
+    failure = AgentFailure("timeout", "no answer in time")
+    assert failure.reason is Reason.TIMEOUT and str(failure) == "timeout: no answer in time"
+    with pytest.raises(ValueError, match="not a forfeit reason: 'lost'; allowed: 'startup', 'timeout'"):
+        AgentFailure("lost", "made up")

@@ -599,6 +599,7 @@ def test_a_write_to_a_process_that_does_not_read_ends_at_its_deadline():
     import time
 
     from gamekit.sandbox.channel import Channel, ChannelError
+    from gamekit.sandbox.outcomes import Fault
 
     r, w = os.pipe()
     channel = Channel(w, -1)
@@ -606,7 +607,7 @@ def test_a_write_to_a_process_that_does_not_read_ends_at_its_deadline():
     t0 = time.monotonic()
     with pytest.raises(ChannelError) as error:
         channel.send(message, deadline=t0 + 0.3)
-    assert error.value.reason == "timeout" and "left unread" in error.value.detail
+    assert error.value.fault is Fault.TIMEOUT and "left unread" in error.value.detail
     assert 0.3 <= time.monotonic() - t0 < 1.0
     # the protection switched off: the same write, blocking, does not return while nobody reads
     os.set_blocking(w, True)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..jsonio import JSONLoadError, parse_json
+from .outcomes import Fault
 
 MAX_REPLY_BYTES = 1 << 20
 MAX_REPLY_DEPTH = 32  # a move or a message never needs more
@@ -53,11 +54,12 @@ def clean_text(value: Any, limit: int, one_line: bool = False) -> str:
 
 
 class ChannelError(Exception):
-    """What went wrong on the channel: `reason` is "timeout", "closed" or "protocol"; `detail` says more."""
+    """What went wrong on the channel: `fault` is a `Fault` (timeout, closed, protocol, output);
+    `detail` says more."""
 
-    def __init__(self, reason: str, detail: str):
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
+    def __init__(self, fault: Fault | str, detail: str):
+        self.fault = Fault(fault)
+        super().__init__(f"{self.fault}: {detail}")
         self.detail = detail
 
 
@@ -80,7 +82,7 @@ class Channel:
 
     def send(self, message: dict[str, Any], deadline: float | None = None, clock: Any = time.monotonic) -> None:
         """Write one message by `deadline` (on `clock`; default `SEND_SECONDS` from now). A process
-        that does not read it in time raises `ChannelError("timeout")`, one that has closed its end
+        that does not read it in time raises `ChannelError(Fault.TIMEOUT)`, one that has closed its end
         `OSError`; what it prints meanwhile is taken, so a printer cannot stall its own requests."""
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
         if deadline is None:
@@ -94,7 +96,8 @@ class Channel:
             remaining = deadline - clock()
             if remaining <= 0:
                 raise ChannelError(
-                    "timeout", f"it did not read its requests in time ({len(view)} of {len(data)} bytes left unread)"
+                    Fault.TIMEOUT,
+                    f"it did not read its requests in time ({len(view)} of {len(data)} bytes left unread)",
                 )
             reading = [self.output_fd] if self.output_fd >= 0 else []
             readable, _, _ = select.select(reading, [self.write_fd], [], min(remaining, 0.05))
@@ -124,7 +127,7 @@ class Channel:
         while b"\n" not in self._buffer:
             remaining = deadline - clock()
             if remaining <= 0:
-                raise ChannelError("timeout", "no answer in time")
+                raise ChannelError(Fault.TIMEOUT, "no answer in time")
             fds = [self.read_fd] + ([self.output_fd] if self.output_fd >= 0 else [])
             ready, _, _ = select.select(fds, [], [], min(remaining, 0.05) if poll else remaining)
             if self.output_fd in ready:
@@ -135,17 +138,17 @@ class Channel:
                 continue
             chunk = os.read(self.read_fd, 1 << 16)
             if not chunk:
-                raise ChannelError("closed", "the process closed its pipe")
+                raise ChannelError(Fault.CLOSED, "the process closed its pipe")
             self._buffer += chunk
             if len(self._buffer) > MAX_REPLY_BYTES:
-                raise ChannelError("protocol", f"a reply longer than {MAX_REPLY_BYTES} bytes")
+                raise ChannelError(Fault.PROTOCOL, f"a reply longer than {MAX_REPLY_BYTES} bytes")
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:  # bounded in size and nesting before it is parsed: a reply is data, never trusted
             reply = parse_json(line, max_bytes=MAX_REPLY_BYTES, max_depth=MAX_REPLY_DEPTH, source="the reply")
         except (JSONLoadError, TypeError, ValueError) as exc:
-            raise ChannelError("protocol", f"a reply that is not plain JSON data: {clean_text(exc, 200)}") from None
+            raise ChannelError(Fault.PROTOCOL, f"a reply that is not plain JSON data: {clean_text(exc, 200)}") from None
         if not isinstance(reply, dict):
-            raise ChannelError("protocol", f"a reply that is not a message: {clean_text(line[:100], 100)}")
+            raise ChannelError(Fault.PROTOCOL, f"a reply that is not a message: {clean_text(line[:100], 100)}")
         return reply
 
     def output(self, limit: int, wait: float = 0.0) -> str:

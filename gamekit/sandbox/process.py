@@ -1,7 +1,7 @@
 """One jailed process seen from the teacher's side: started warm, asked over its bounded channel,
 run only in its own turn, charged its own CPU time, and ended with everything it started.
 
-Whatever goes wrong ends in an `AgentFailure` carrying a reason from a fixed set (`REASONS`) and
+Whatever goes wrong ends in an `AgentFailure` carrying a `Reason` (`gamekit.sandbox.outcomes`) and
 a detail in clean text; the teacher's side decides, never the process.
 """
 
@@ -16,21 +16,9 @@ from typing import Any
 from .cgroup import GameGroup
 from .channel import Channel, ChannelError, clean_text
 from .limits import BoxLimits
+from .outcomes import Fault, Reason
 from .zygote import Zygote, jailed_zygote, shared_zygote
 
-REASONS = (
-    "startup",
-    "timeout",
-    "crash",
-    "exception",
-    "memory",
-    "cpu limit",
-    "output limit",
-    "sandbox",
-    "protocol",
-    "wrong type",
-    "illegal move",
-)
 #: A turn ends, whatever it is charged, after this many times its seconds plus WALL_SLACK of wall
 #: clock (a process starved of CPU by the machine's other work is charged little).
 WALL_FACTOR = 2.0
@@ -39,12 +27,12 @@ DETAIL_CHARS = 2000
 
 
 class AgentFailure(Exception):
-    """A jailed process lost by misbehaving: `reason` is a short word, `detail` says what happened."""
+    """A jailed process lost by misbehaving: `reason` is a `Reason`, `detail` says what happened."""
 
-    def __init__(self, reason: str, detail: str):
+    def __init__(self, reason: Reason | str, detail: str):
+        self.reason = Reason.read(reason)
         detail = clean_text(detail, DETAIL_CHARS)
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
+        super().__init__(f"{self.reason}: {detail}")
         self.detail = detail
 
 
@@ -79,12 +67,12 @@ class JailedProcess:
         try:
             self.pid, write, read, output = self.zygote.spawn({"role": self.role, "limits": self.limits.child()})
         except (OSError, RuntimeError, ValueError) as exc:  # its zygote is gone: only the agent can end it
-            raise AgentFailure("crash", f"its sandbox ended before the game ({type(exc).__name__})") from None
+            raise AgentFailure(Reason.CRASH, f"its sandbox ended before the game ({type(exc).__name__})") from None
         self.channel = Channel(write, read, output, output_bytes=self.limits.output_kb * 1024)
         host = self.zygote.host_pid(self.pid)
         if host is None:
             self.kill()
-            raise AgentFailure("crash", "its process was gone before its file was loaded")
+            raise AgentFailure(Reason.CRASH, "its process was gone before its file was loaded")
         self._oom_before = self.zygote.group.oom_kills()
         self.group = self.zygote.group.game(host)  # before any of its code runs: all it starts is in there
         self.send({"op": "load", "label": self.label, **load}, deadline)
@@ -100,7 +88,7 @@ class JailedProcess:
             raise self._died() from None
         except ChannelError as exc:
             self.kill()
-            raise AgentFailure("timeout", f"it stopped reading its pipe: {exc.detail}") from None
+            raise AgentFailure(Reason.TIMEOUT, f"it stopped reading its pipe: {exc.detail}") from None
 
     def receive(
         self, deadline: float, late: str = "timeout", seconds: float | None = None, charged: Any = None
@@ -115,34 +103,34 @@ class JailedProcess:
 
         def poll() -> None:  # the output limit is checked as the output comes (a printer forfeits for
             if channel.printed > output_cap:  # its printing however slowly a busy teacher's side reads it)
-                raise ChannelError("output", "printed too much")
+                raise ChannelError(Fault.OUTPUT, "printed too much")
             if charged is not None and seconds is not None and charged() > seconds:
-                raise ChannelError("timeout", "its time")
+                raise ChannelError(Fault.TIMEOUT, "its time")
 
         def printed_too_much() -> AgentFailure:
             self.kill()
-            return AgentFailure("output limit", f"it printed more than {self.limits.output_kb} KB")
+            return AgentFailure(Reason.OUTPUT_LIMIT, f"it printed more than {self.limits.output_kb} KB")
 
         try:
             reply = self.channel.receive(deadline, time.monotonic, poll)
         except ChannelError as exc:
-            if exc.reason == "closed":
+            if exc.fault is Fault.CLOSED:
                 raise self._died() from None
-            if exc.reason == "output":
+            if exc.fault is Fault.OUTPUT:
                 raise printed_too_much() from None
             self.kill()
-            if exc.reason == "timeout":
+            if exc.fault is Fault.TIMEOUT:
                 if late == "startup":
                     raise AgentFailure(
-                        "startup", f"not ready within the {self.limits.startup_seconds:g} s start-up limit"
+                        Reason.STARTUP, f"not ready within the {self.limits.startup_seconds:g} s start-up limit"
                     ) from None
-                raise AgentFailure("timeout", "no answer in time") from None
-            raise AgentFailure("protocol", exc.detail) from None
+                raise AgentFailure(Reason.TIMEOUT, "no answer in time") from None
+            raise AgentFailure(Reason.PROTOCOL, exc.detail) from None
         if self.channel.printed > output_cap:
             raise printed_too_much()
         if "violation" in reply:
             self.kill()
-            raise AgentFailure("sandbox", str(reply["violation"]))
+            raise AgentFailure(Reason.SANDBOX, str(reply["violation"]))
         return reply
 
     def charge(self, paused: Any = None) -> Any:
@@ -184,13 +172,13 @@ class JailedProcess:
     def _died(self) -> AgentFailure:
         """The failure for a process that ended by itself: how it ended, as the zygote saw it."""
         self.kill()
-        reason, limit = "crash", ""
+        reason, limit = Reason.CRASH, ""
         if self.zygote is not None and self.zygote.group.oom_kills() > self._oom_before:
-            reason, limit = "memory", f" (its jail ran out of its {self.limits.memory_mb:g} MB of memory)"
+            reason, limit = Reason.MEMORY, f" (its jail ran out of its {self.limits.memory_mb:g} MB of memory)"
         elif "SIGXFSZ" in self.ended:
-            reason, limit = "output limit", f" (limit: {self.limits.output_kb} KB of output or any file)"
+            reason, limit = Reason.OUTPUT_LIMIT, f" (limit: {self.limits.output_kb} KB of output or any file)"
         elif "SIGXCPU" in self.ended:
-            reason, limit = "cpu limit", f" (limit: {self.limits.cpu_seconds:g} s of CPU time)"
+            reason, limit = Reason.CPU_LIMIT, f" (limit: {self.limits.cpu_seconds:g} s of CPU time)"
         return AgentFailure(reason, f"the process ended: {self.ended}{limit}")
 
     def kill(self) -> None:

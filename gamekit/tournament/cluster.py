@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ..jsonio import JSONLoadError, parse_json
+from ..sandbox.outcomes import REASONS
 
 __all__ = [
     "ALLOWED",
@@ -589,4 +590,6 @@ def parse_record(text: Any, spec: dict[str, Any]) -> dict[str, Any]:
     same = type(record) is dict and all(record.get(k) == spec.get(k) for k in ("id", "game"))
     if not same or record.get("agents") != list(spec.get("agents", ())):
         raise ValueError(f"a worker sent a record that is not the one of game {spec.get('id')}")
+    if record.get("reason") not in ("", *REASONS) or record.get("forfeit") not in (None, 0, 1):
+        raise ValueError(f"a worker sent a record of game {spec.get('id')} whose outcome is not one a game can have")
     return record

@@ -57,6 +57,7 @@ from ..games.registry import tournament_names
 from ..protocol import IllegalMoveError, MoveTypeError
 from ..sandbox import BoxLimits, clean_text
 from ..sandbox.inside import load_source
+from ..sandbox.outcomes import Reason
 from ..sandbox.process import WALL_FACTOR, WALL_SLACK, AgentFailure, JailedProcess
 from .schedule import draw_starts
 
@@ -106,9 +107,11 @@ class GameFailure(RuntimeError):
 
 
 class BadMove(Exception):
-    """An agent's reply the game does not take: `reason` is "wrong type" or "illegal move"."""
+    """An agent's reply the game does not take: `reason` is `Reason.WRONG_TYPE` or `Reason.ILLEGAL_MOVE`."""
 
-    def __init__(self, reason: str, detail: str):
+    def __init__(self, reason: Reason, detail: str):
+        if reason not in (Reason.WRONG_TYPE, Reason.ILLEGAL_MOVE):
+            raise ValueError(f"a bad move's reason is Reason.WRONG_TYPE or Reason.ILLEGAL_MOVE, got {reason!r}")
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
@@ -253,13 +256,13 @@ class LocalRules:
         try:
             decoded = wire.move_from_json(game, move)
         except (MoveTypeError, TypeError, ValueError, KeyError, IndexError) as exc:
-            raise BadMove("wrong type", str(exc)[:300]) from None
+            raise BadMove(Reason.WRONG_TYPE, str(exc)[:300]) from None
         try:
             after = game.play(current, decoded)
         except IllegalMoveError as exc:
-            raise BadMove("illegal move", str(exc)[:300]) from None
+            raise BadMove(Reason.ILLEGAL_MOVE, str(exc)[:300]) from None
         except Exception as exc:  # any reply the game cannot take is the replier's fault
-            raise BadMove("illegal move", f"{type(exc).__name__}: {exc}"[:300]) from None
+            raise BadMove(Reason.ILLEGAL_MOVE, f"{type(exc).__name__}: {exc}"[:300]) from None
         after_json = wire.state_to_json(game, after)
         return {"move": wire.move_to_json(game, decoded), "state": after_json, "view": _view(game, after, self.legal)}
 
@@ -313,7 +316,7 @@ def serve_rules(rules: LocalRules, message: Mapping[str, Any]) -> dict[str, Any]
                     states = [c["state"] for c in answers[0]["children"] if not c["terminal"]]
             return {"expand": answers}
     except BadMove as bad:
-        return {"bad": bad.reason, "detail": bad.detail}
+        return {"bad": bad.reason.value, "detail": bad.detail}
     return {"error": f"unknown request {op!r}"}
 
 
@@ -424,7 +427,7 @@ class JailedRules:
             deadline = self.process.start({"source": ref.source or ""})
             ready = self.process.receive(deadline, "startup")
             if "ready" not in ready:
-                raise AgentFailure("startup", str(ready.get("error", ready)) + "\n" + str(ready.get("trace", "")))
+                raise AgentFailure(Reason.STARTUP, str(ready.get("error", ready)) + "\n" + str(ready.get("trace", "")))
             self._ask({"op": "new", "game": ref.as_dict()}, "building the game")
         except AgentFailure as failure:
             self.close()
@@ -549,24 +552,24 @@ class JailedRules:
 
     def answer(self, question: Any) -> dict[str, Any]:
         """The answer to a question an agent's process asked during its turn, from the same memo as the
-        referee's own. A question that is not one is the asker's `AgentFailure("protocol")`; one about
+        referee's own. A question that is not one is the asker's `AgentFailure(Reason.PROTOCOL)`; one about
         a position the game never produced is refused (the agent's code gets a ValueError)."""
         if not isinstance(question, dict) or question.get("op") not in ("initial", "expand"):
-            raise AgentFailure("protocol", f"a question about the rules that is not one: {str(question)[:200]}")
+            raise AgentFailure(Reason.PROTOCOL, f"a question about the rules that is not one: {str(question)[:200]}")
         if question["op"] == "initial":
             if set(question) != {"op"}:
-                raise AgentFailure("protocol", f"a question with unknown parts: {sorted(question)[:5]}")
+                raise AgentFailure(Reason.PROTOCOL, f"a question with unknown parts: {sorted(question)[:5]}")
             return {"state": self.initial()}
         deep = question.get("deep", False)
         if set(question) - {"deep"} != {"op", "state"} or not isinstance(deep, bool):
-            raise AgentFailure("protocol", f"a question with unknown parts: {sorted(question)[:5]}")
+            raise AgentFailure(Reason.PROTOCOL, f"a question with unknown parts: {sorted(question)[:5]}")
         try:
             key = canonical(question["state"])
         except (TypeError, ValueError):
-            raise AgentFailure("protocol", "a question about a state that is not JSON data") from None
+            raise AgentFailure(Reason.PROTOCOL, "a question about a state that is not JSON data") from None
         fingerprint = self._print(key)
         if fingerprint not in self._prints and len(self._prints) >= MAX_POSITIONS:
-            raise AgentFailure("protocol", f"it asked about more than {MAX_POSITIONS:,} positions in one game")
+            raise AgentFailure(Reason.PROTOCOL, f"it asked about more than {MAX_POSITIONS:,} positions in one game")
         if fingerprint not in self._known:
             return {
                 "refused": "a position this game never produced (an agent gets positions only from the "
@@ -604,8 +607,8 @@ class JailedRules:
         if i is None:
             listed = wire.show(legal, 120)
             if _shape(move) not in {_shape(m) for m in legal}:
-                raise BadMove("wrong type", f"{wire.show(move)} is not a move of this game (its moves: {listed})")
-            raise BadMove("illegal move", f"{wire.show(move)} is not one of the legal moves {listed}")
+                raise BadMove(Reason.WRONG_TYPE, f"{wire.show(move)} is not a move of this game (its moves: {listed})")
+            raise BadMove(Reason.ILLEGAL_MOVE, f"{wire.show(move)} is not one of the legal moves {listed}")
         after = node.answer["children"][i]["state"]
         return {"move": legal[i], "state": after, "view": self.look(after)}
 

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import wire
+from ..sandbox.outcomes import Reason
 from .games import BadMove, GameRef, open_rules, resolve_game
 from .sandbox import RELAY_FACTOR, AgentFailure, AgentProcess, Limits, spend, time_left
 
@@ -94,7 +95,11 @@ def _finish(record: dict[str, Any], view: dict[str, Any]) -> None:
 
 def _forfeit(record: dict[str, Any], seat: int, failure: AgentFailure) -> None:
     record.update(
-        winner=1 - seat, score=[float(seat), 1.0 - seat], forfeit=seat, reason=failure.reason, detail=failure.detail
+        winner=1 - seat,
+        score=[float(seat), 1.0 - seat],
+        forfeit=seat,
+        reason=failure.reason.value,
+        detail=failure.detail,
     )
 
 
@@ -162,7 +167,9 @@ def _play_sandboxed(
         for seat, a in enumerate(agents):  # a game won while wrecking its own sandbox is not won
             if record.get("forfeit") is None and a.sabotaged():
                 _forfeit(
-                    record, seat, AgentFailure("sandbox", "it killed its own sandbox's process manager (the zygote)")
+                    record,
+                    seat,
+                    AgentFailure(Reason.SANDBOX, "it killed its own sandbox's process manager (the zygote)"),
                 )
         record["output"] = [a.close() for a in agents]
 
@@ -191,7 +198,7 @@ def _play_in_process(spec: GameSpec, rules: Any, view: dict[str, Any], limits: L
                 else:
                     movers.append(lambda state, f=module.agent: f(game, state))
             except Exception as exc:
-                _forfeit(record, seat, AgentFailure("exception", f"{type(exc).__name__}: {exc}"))
+                _forfeit(record, seat, AgentFailure(Reason.EXCEPTION, f"{type(exc).__name__}: {exc}"))
                 return
 
         def ask(seat: int, state: Any, seconds: float) -> tuple[Any, float]:
@@ -199,7 +206,7 @@ def _play_in_process(spec: GameSpec, rules: Any, view: dict[str, Any], limits: L
             try:
                 move = movers[seat](wire.state_from_json(game, state))
             except Exception as exc:
-                raise AgentFailure("exception", f"{type(exc).__name__}: {exc}") from None
+                raise AgentFailure(Reason.EXCEPTION, f"{type(exc).__name__}: {exc}") from None
             elapsed = time.perf_counter() - t
             return _to_json_in_process(move), elapsed
 
@@ -212,7 +219,7 @@ def _to_json_in_process(move: Any) -> Any:
     try:
         return wire.to_json(move, "the reply")
     except (TypeError, ValueError):
-        raise AgentFailure("wrong type", f"the reply is not JSON data: {type(move).__name__}: {move!r}") from None
+        raise AgentFailure(Reason.WRONG_TYPE, f"the reply is not JSON data: {type(move).__name__}: {move!r}") from None
 
 
 def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str, Any], ask: Any) -> None:
@@ -226,7 +233,7 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
     banks = [limits.bank_seconds, limits.bank_seconds]
     while not view["terminal"]:
         if len(record["moves"]) >= limits.max_moves:
-            record.update(reason="move cap", detail=f"stopped as a draw after {limits.max_moves} moves")
+            record.update(reason=Reason.MOVE_CAP.value, detail=f"stopped as a draw after {limits.max_moves} moves")
             return
         seat = view["to_move"]
         t0 = time.monotonic()

@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..sandbox import BoxLimits, clean_text
+from ..sandbox.outcomes import Reason
 from ..sandbox.process import WALL_FACTOR, WALL_SLACK, AgentFailure, JailedProcess
 from ..sandbox.zygote import Zygote
 from .games import ENTRY, GameRef, resolve_game
@@ -138,7 +139,7 @@ class AgentProcess(JailedProcess):
         if "ready" not in reply:
             error = clean_text(reply.get("error", f"unexpected first message {reply!r}"), 500)
             trace = clean_text(reply.get("trace", ""), 1500)
-            raise AgentFailure("startup", error + ("\n" + trace if trace else ""))
+            raise AgentFailure(Reason.STARTUP, error + ("\n" + trace if trace else ""))
         self.name = clean_text(reply.get("name", ""), NAME_CHARS, one_line=True).strip()
         self.kind = clean_text(reply.get("kind", ""), 20, one_line=True)
 
@@ -159,8 +160,8 @@ class AgentProcess(JailedProcess):
         if reply == {"ok": True}:
             return
         if set(reply) in REPLIES[2:]:
-            raise AgentFailure("exception", self._error_detail(reply))
-        raise AgentFailure("protocol", f"an unexpected answer to the start of a game: {str(reply)[:200]}")
+            raise AgentFailure(Reason.EXCEPTION, self._error_detail(reply))
+        raise AgentFailure(Reason.PROTOCOL, f"an unexpected answer to the start of a game: {str(reply)[:200]}")
 
     def _converse(self, message: dict[str, Any], seconds: float, late: str = "timeout") -> tuple[dict[str, Any], float]:
         """`turn`, answering the rules questions the agent's process asks meanwhile (`relay`).
@@ -186,7 +187,7 @@ class AgentProcess(JailedProcess):
                 r0 = time.monotonic()
                 if self.relay is None or set(reply) != {"ask"}:
                     self.kill()
-                    raise AgentFailure("protocol", f"a question about the rules out of place: {str(reply)[:200]}")
+                    raise AgentFailure(Reason.PROTOCOL, f"a question about the rules out of place: {str(reply)[:200]}")
                 try:
                     answer = self.relay(reply["ask"])
                 except AgentFailure:
@@ -220,7 +221,7 @@ class AgentProcess(JailedProcess):
         try:
             reply, elapsed = self._converse({"op": "move", "state": state}, seconds)
         except AgentFailure as failure:
-            if failure.reason != "timeout" or "questions" in failure.detail or "reading" in failure.detail:
+            if failure.reason is not Reason.TIMEOUT or "questions" in failure.detail or "reading" in failure.detail:
                 raise
             limits = self.tournament_limits
             raise AgentFailure(
@@ -230,15 +231,15 @@ class AgentProcess(JailedProcess):
             ) from None
         if self.zygote is not None and self.zygote.jailed and self.zygote.gone():
             self.kill()
-            raise AgentFailure("sandbox", "it killed its own sandbox's process manager (the zygote)")
+            raise AgentFailure(Reason.SANDBOX, "it killed its own sandbox's process manager (the zygote)")
         keys = set(reply)
         if keys == {"move"}:
             return reply["move"], elapsed
         if keys == {"wrong_type"}:
-            raise AgentFailure("wrong type", f"the reply is not JSON data: {clean_text(reply['wrong_type'], 300)}")
+            raise AgentFailure(Reason.WRONG_TYPE, f"the reply is not JSON data: {clean_text(reply['wrong_type'], 300)}")
         if keys in REPLIES[2:] and isinstance(reply["error"], str):
             memory = reply["error"].startswith("MemoryError")
-            raise AgentFailure("memory" if memory else "exception", self._error_detail(reply))
+            raise AgentFailure(Reason.MEMORY if memory else Reason.EXCEPTION, self._error_detail(reply))
         shown = ", ".join(sorted(clean_text(k, 30, one_line=True) for k in list(keys)[:5]))
         raise AgentFailure(
             "protocol",
