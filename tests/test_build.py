@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT
 from course_sample import sample_notebook, write_sample
 
-from gamekit.course import assign, build
+from gamekit.course import assets, assign, build
 from gamekit.course.execute import SLIDE_STYLE, execute_notebook
 
 SHARED_ASSETS = ROOT / "_build" / "assets"
@@ -183,7 +183,7 @@ def test_offline_html_of_sample(executed_sample, offline_paths):
 
 @pytest.mark.notebook
 def test_without_npm_slides_fall_back_to_the_cdn_with_a_warning(executed_sample, tmp_path, monkeypatch):
-    monkeypatch.setattr(build.shutil, "which", lambda name: None)
+    monkeypatch.setattr(assets.shutil, "which", lambda name: None)
     paths = build.BuildPaths(tmp_path / "b")
     with pytest.warns(RuntimeWarning, match="npm is not installed"):
         out = build.write_slides(executed_sample, "99-sample", paths)
