@@ -79,7 +79,32 @@ class Game(Protocol):
         """The moves allowed in `state`, always in the same order (empty when terminal)."""
 
     def play(self, state: State, move: Move) -> State:
-        """The state after `move`; never mutates `state`; raises `IllegalMoveError`."""
+        """The state after `move`; never mutates `state`.
+
+        Raises:
+            IllegalMoveError: `move` is not one of `legal_moves(state)` (the game is over, or the
+                rules forbid it); the message names the move, the state and the moves allowed.
+            MoveTypeError: `move` is not a move of the game at all (a float, a string or a bool
+                where the game wants whole numbers); an `IllegalMoveError` and a `TypeError` too.
+
+        With Nim, one of the course's games (a move takes sticks from one pile):
+
+        >>> from gamekit.games.nim import Nim
+        >>> game = Nim([1, 2])
+        >>> start = game.initial_state()
+        >>> game.play(start, (1, 2))  # take both sticks of pile 1
+        NimState(piles=(1, 0), to_move=1)
+        >>> start  # unchanged
+        NimState(piles=(1, 2), to_move=0)
+        >>> game.play(start, (0, 2))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        gamekit.protocol.IllegalMoveError: illegal move (0, 2) in state ...; allowed moves: (0, 1), (1, 1), (1, 2)
+        >>> game.play(start, (0, 1.0))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        gamekit.protocol.MoveTypeError: illegal move (0, 1.0) in state ... (a move is a pair of whole numbers ...)
+        """
 
     def is_terminal(self, state: State) -> bool:
         """True when the game is over."""

@@ -77,6 +77,20 @@ def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     most that of a 0/1 game with the same mean, so a binomial interval is conservative. For a
     fractional k we return the hull of the intervals at floor(k) and ceil(k): from the lower end
     at floor(k) to the upper end at ceil(k) (both ends grow with k), a little wider still.
+
+    Raises:
+        TypeError: `n` is not a whole number, or `k` or `confidence` is not a number.
+        ValueError: `n` is below 1, `k` is not between 0 and `n` (or not finite), or `confidence`
+            is not strictly between 0 and 1.
+
+    >>> [round(end, 3) for end in wilson(7, 10)]
+    [0.397, 0.892]
+    >>> [round(end, 3) for end in wilson(6.5, 10)]  # 6 wins and 1 draw: the hull at 6 and 7
+    [0.313, 0.892]
+    >>> wilson(11, 10)
+    Traceback (most recent call last):
+        ...
+    ValueError: k must be a number between 0 and n = 10, got 11
     """
     n = _check_count(n, "n")
     if not math.isfinite(_check_real(k, "k")) or not 0 <= k <= n:
@@ -91,7 +105,15 @@ def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
 
 
 def rate_text(k: float, n: int, confidence: float = 0.95) -> str:
-    """A rate and its Wilson interval as text: "0.55 [0.40, 0.69], n = 40"."""
+    """A rate and its Wilson interval as text: "0.55 [0.40, 0.69], n = 40".
+
+    Raises:
+        TypeError: as `wilson`.
+        ValueError: as `wilson`.
+
+    >>> rate_text(22, 40)
+    '0.55 [0.40, 0.69], n = 40'
+    """
     low, high = wilson(k, n, confidence)
     return f"{k / n:.2f} [{low:.2f}, {high:.2f}], n = {n}"
 
@@ -411,6 +433,26 @@ def fit_ratings(
 
     The maximum is found by Newton's method on (ln p, ln ν), where the objective is concave, to a
     gradient below 1e-9 (tests compare it with scipy.optimize.minimize).
+
+    Raises:
+        TypeError: `names` is not a sequence of strings, an agent index is not a whole number, or a
+            score or `prior` is not a number.
+        ValueError: the names are empty or not distinct; `prior` is negative or not finite; `draws`
+            is not one of `DRAW_MODELS`; `anchor` is not one of the names; a result is not a triple
+            (i, j, score) of two different indices into `names` and a score of 1, 0.5 or 0; every
+            game was a draw (draws="davidson"); or, with prior=0, the likelihood has no finite
+            maximum (an agent never lost or never scored).
+
+    >>> results = [(0, 1, 1), (0, 1, 1), (0, 1, 0.5), (1, 2, 1), (1, 2, 0), (0, 2, 1), (2, 0, 0.5)]
+    >>> ratings = fit_ratings(["ann", "bob", "cat"], results)
+    >>> {name: round(elo) for name, elo in ratings.as_dict().items()}
+    {'ann': 190, 'bob': -113, 'cat': -77}
+    >>> round(ratings.draw, 3)  # Davidson's ν: equals draw with probability ν / (2 + ν)
+    0.997
+    >>> fit_ratings(["ann", "bob"], [(0, 0, 1)])
+    Traceback (most recent call last):
+        ...
+    ValueError: an agent does not play itself, got (0, 0, 1)
     """
     names, res = _check_inputs(names, results, prior, draws, anchor)
     elo, nu, f, _ = _fit(names, res, prior, draws, anchor)
@@ -616,6 +658,29 @@ def robust_ratings(
     given: low, high and cov are None and `too_few` says why. `Ratings.difference` gives the
     interval of a difference and the p-value of the same test; `cov` is the quadratic
     approximation (inverse information times deff).
+
+    Raises:
+        TypeError: as `fit_ratings`, or `confidence` is not a number.
+        ValueError: as `fit_ratings`; `confidence` is not strictly between 0 and 1; or `units` does
+            not give one label per result, or a unit holds games of different pairings. Too few
+            games are no error: the ratings then come without intervals and `too_few` says why.
+
+    Three agents, six game pairs per pairing (a pair's two games are one unit):
+
+    >>> scores = {(0, 1): [1, 1, 1, 0.5, 1, 0, 1, 1, 0.5, 1, 0, 1],  # the first agent's score in each game
+    ...           (0, 2): [1, 0.5, 1, 1, 0, 1, 1, 1, 1, 0.5, 1, 0],
+    ...           (1, 2): [1, 0, 0.5, 0.5, 0, 1, 1, 0, 0.5, 1, 0, 1]}
+    >>> results = [(i, j, s) for (i, j), row in scores.items() for s in row]
+    >>> units = [(i, j, k // 2) for (i, j), row in scores.items() for k in range(len(row))]
+    >>> ratings = robust_ratings(["ann", "bob", "cat"], results, units=units)
+    >>> [round(x) for x in ratings.elo], [round(x) for x in ratings.interval("ann")]
+    ([157, -66, -92], [69, 258])
+    >>> diff, low, high, p = ratings.difference("ann", "bob")
+    >>> round(diff), round(low), round(high), round(p, 3)
+    (223, 73, 390, 0.005)
+    >>> few = robust_ratings(["ann", "bob", "cat"], results[:12])  # one pairing only
+    >>> few.low is None, few.too_few  # doctest: +ELLIPSIS
+    (True, 'too few games for rating intervals: every two agents need at least 5 game pairs ...')
     """
     level = _check_confidence(confidence)
     names_t, res = _check_inputs(names, results, prior, draws, anchor)
@@ -1157,6 +1222,23 @@ def sprt(
     fitted by maximum likelihood under its mean score; finite from the first game on; Wald's
     bounds less the expected overshoot), so checking after every game or pair keeps the error
     rates near α and β (tests check it by simulation).
+
+    Raises:
+        TypeError: a count is not a whole number, or `elo0`, `elo1`, `alpha` or `beta` is not a number.
+        ValueError: neither or both of `games` and `pairs` are given; they are not 3 (5) counts >= 0;
+            `elo0` or `elo1` is not finite; `elo1` is not larger than `elo0`; or `alpha` or `beta` is
+            not between 0 and 0.5.
+
+    >>> test = sprt(games=(60, 10, 20))  # 60 wins, 10 draws, 20 losses of A
+    >>> test.decision, test.games, round(test.score, 3), round(test.llr, 2), round(test.upper, 2)
+    ('H1', 90, 0.722, 5.45, 2.87)
+    >>> test = sprt(games=(12, 4, 8))
+    >>> test.decision, round(test.llr, 2), round(test.more)  # undecided: about 146 more games
+    (None, 0.39, 146)
+    >>> sprt(games=(12, 4))
+    Traceback (most recent call last):
+        ...
+    ValueError: games (wins, draws, losses) must be 3 whole numbers, got (12, 4)
     """
     if (games is None) == (pairs is None):
         raise ValueError("give exactly one of games=(wins, draws, losses) or pairs=(n0, n1, n2, n3, n4)")
@@ -1203,6 +1285,17 @@ def simulate_sprt(
     run draws outcomes one at a time and stops where `sprt` would. Returns (decision, steps) per
     run: +1 for H1, −1 for H0, 0 if still open after max_steps; and the observations (games or
     pairs) it took. All runs advance together in blocks (numpy).
+
+    Raises:
+        TypeError: `runs` or `seed` is not a whole number, or a count of `start` is not one.
+        ValueError: `probabilities` are not 3 or 5 numbers >= 0 adding up to 1; `runs` is below 1
+            or `seed` below 0; or `start` does not give as many counts >= 0.
+
+    A field in which A wins half of its games, draws a fifth and loses the rest (about 70 Elo):
+
+    >>> decision, steps = simulate_sprt([0.3, 0.2, 0.5], 200, seed=1)
+    >>> float((decision == 1).mean()), int(steps.mean())  # share of runs that accepted H1, mean games
+    (0.995, 124)
     """
     p = np.asarray(probabilities, float)
     if p.ndim != 1 or p.size not in (3, 5) or np.any(p < 0) or not math.isclose(p.sum(), 1.0, abs_tol=1e-9):

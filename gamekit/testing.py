@@ -146,6 +146,25 @@ def check_game(
     `mcts_iterations` iterations must choose a best move. Set `terminal_means_no_moves=False`
     for a game that documents terminal positions in which moves are still listed (they are then
     never played). After `time_limit` seconds the check stops and reports how far it got.
+
+    Raises:
+        GameCheckError: a promise is broken: `.prop` names the property, `.path` the moves from the
+            start to the position, `.raised` the exception the game raised (None if none). It is an
+            `AssertionError`, so a test that calls `check_game` fails with its message.
+        TypeError: `game` lacks one of the protocol's six methods, or `games`, `max_moves`, `small`
+            or `time_limit` is not a number of the kind allowed.
+
+    >>> from gamekit.games.nim import Nim
+    >>> report = check_game(Nim([1, 2]), games=10)
+    >>> report.complete, report.positions  # every position of this small game was checked
+    (True, 8)
+    >>> class NotZeroSum(Nim):
+    ...     def utility(self, state, player):
+    ...         return 1.0  # both players win
+    >>> check_game(NotZeroSum([1, 2]), games=10)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    gamekit.testing.GameCheckError: utility: not zero-sum: utility for player 0 is 1.0, for player 1 1.0 ...
     """
     check_protocol(game)
     for name, value, low in (("games", games, 1), ("max_moves", max_moves, 1), ("small", small, 1)):

@@ -237,7 +237,28 @@ def state_to_json(game: Any, state: Any) -> JSON:
 
 def state_from_json(game: Any, data: JSON) -> Any:
     """The state `data` describes (the game's `state_from_json`, or the strict default after the
-    initial state); `WireError` if it is not one."""
+    initial state).
+
+    Raises:
+        WireError: `data` is not a state of the game: not JSON data of the state's shape (the wrong
+            type, a decimal where the encoder writes a whole number, a list of the wrong length), or
+            a position that cannot occur. The message names the game, the field and what is allowed.
+
+    >>> from gamekit.games.nim import Nim
+    >>> game = Nim([3, 5])
+    >>> state_to_json(game, game.initial_state())
+    [[3, 5], 0]
+    >>> state_from_json(game, [[3, 4], 1])
+    NimState(piles=(3, 4), to_move=1)
+    >>> state_from_json(game, [[3, 4.0], 1])
+    Traceback (most recent call last):
+        ...
+    gamekit.protocol.WireError: Nim: the state's pile 1 must be a whole number from 0 to 5; got 4.0 (a decimal number)
+    >>> state_from_json(game, [[3, 4], 0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    gamekit.protocol.WireError: Nim: the state: [3, 4] with player 0 to move cannot occur from the start [3, 5] (...)
+    """
     own = getattr(game, "state_from_json", None)
     if callable(own):
         return own(data)
