@@ -65,7 +65,7 @@ def _cells(path: Path) -> list[list[str]]:
 
 
 def _formula_cells(rows: list[list[str]]) -> list[str]:
-    return [c for r in rows for c in r if c.startswith(lms.FORMULA_STARTS)]
+    return [c for r in rows for c in r if c.startswith(spreadsheet.FORMULA_STARTS)]
 
 
 # --- what the teacher opens cannot act ---------------------------------------------------------
@@ -107,7 +107,7 @@ def test_a_formula_in_a_participants_text_is_inert_in_moodles_worksheet(tmp_path
     assert done.filled == ["100001"]
     after = list(csv.reader(io.StringIO(sheet.read_bytes().decode("utf-8-sig"), newline="")))
     comment = after[1][moodle.FEEDBACK]
-    assert "=HYPERLINK(CONCAT(" in comment and not comment.startswith(lms.FORMULA_STARTS)  # inside <p>, escaped
+    assert "=HYPERLINK(CONCAT(" in comment and not comment.startswith(spreadsheet.FORMULA_STARTS)  # inside <p>, escaped
     assert _formula_cells(after) == ["-"] * 3  # Moodle's own "-" (last graded), byte for byte as Moodle wrote it
     expected = {100001: ("0.00", lms.moodle_feedback(result, _grader()))}
     assert sheet.read_bytes() == moodle.worksheet_bytes(moodle.worksheet_rows(pids, "en", expected))
@@ -141,11 +141,11 @@ def test_a_formula_file_name_never_reaches_the_canvas_gradebook(tmp_path):
 
 def test_inert_cells_follow_owasps_rule():
     for start in ("=", "+", "-", "@", "\t", "\r"):
-        assert lms.inert_cell(start + "1") == "'" + start + "1"
-        assert lms.spreadsheet_field(start + '"x"', from_student=True) == f'"\'{start}""x"""'
-    assert lms.inert_cell("ann") == "ann" and lms.spreadsheet_field("ann", from_student=True) == '"ann"'
+        assert spreadsheet.inert_cell(start + "1") == "'" + start + "1"
+        assert spreadsheet.spreadsheet_field(start + '"x"', from_student=True) == f'"\'{start}""x"""'
+    assert spreadsheet.inert_cell("ann") == "ann" and spreadsheet.spreadsheet_field("ann", from_student=True) == '"ann"'
     assert (
-        lms.spreadsheet_field("-1") == "-1" and lms.spreadsheet_field("a,b") == '"a,b"'
+        spreadsheet.spreadsheet_field("-1") == "-1" and spreadsheet.spreadsheet_field("a,b") == '"a,b"'
     )  # our own numbers as they are
 
 

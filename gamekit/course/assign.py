@@ -45,14 +45,12 @@ from pathlib import Path
 
 import nbformat
 
-from .master import (  # noqa: F401 - re-exported: the names callers know from assign
-    _MARKER,
+from .master import (
     _TEST_CONFIG,
     CONFIG_MARK,
     KERNEL_TCP_WARNING,
     TEACHER_TAGS,
     Question,
-    _question_config,
     assignment_name,
     config_cell,
     is_assignment,

@@ -45,25 +45,20 @@ from pathlib import Path, PurePosixPath
 
 from ..sandbox.archive import class_bytes, zip_size_problems
 from ..sandbox.archive import participant as _participant
-from .spreadsheet import FORMULA_STARTS, csv_line, feedback_page_names, inert_cell, spreadsheet_field
+from .spreadsheet import inert_cell
 
 __all__ = [
     "ARCHIVE_BYTES",
     "canvas_score",
     "CsvCell",
-    "csv_line",
-    "feedback_page_names",
     "fill_canvas_gradebook",
     "fill_moodle_worksheet",
     "FillReport",
-    "FORMULA_STARTS",
-    "inert_cell",
     "moodle_feedback",
     "moodle_submissions",
     "MoodleSubmissions",
     "php_csv_field",
     "read_csv_cells",
-    "spreadsheet_field",
     "worksheet_participants",
     "Worksheet",
 ]

@@ -16,7 +16,7 @@ import re
 
 import nbformat
 
-from . import assign
+from .master import _TEST_CONFIG, CONFIG_MARK, is_assignment, questions, test_is_hidden
 
 __all__ = [
     "EXERCISE",
@@ -43,7 +43,7 @@ def exercises(nb: nbformat.NotebookNode) -> list[tuple[str, int]]:
 
 
 def _test_body(source: str) -> str:
-    return assign._TEST_CONFIG.sub("", source)
+    return _TEST_CONFIG.sub("", source)
 
 
 #: Methods that return None (a line calling one prints nothing under doctest).
@@ -111,10 +111,10 @@ def _naming_problems(name: str, label: re.Match, prompt: nbformat.NotebookNode, 
 
 def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
     """What breaks the otter exercise format in a chapter (empty list when fine)."""
-    if not assign.is_assignment(nb):
-        return [f"no '{assign.CONFIG_MARK}' raw cell among the first cells (see COURSE.md, Exercise format)"]
+    if not is_assignment(nb):
+        return [f"no '{CONFIG_MARK}' raw cell among the first cells (see COURSE.md, Exercise format)"]
     problems = []
-    qs = assign.questions(nb)
+    qs = questions(nb)
     names = [q.name for q in qs]
     if len(set(names)) != len(names):
         problems.append(f"question names repeat: {names}")
@@ -132,7 +132,7 @@ def exercise_problems(nb: nbformat.NotebookNode) -> list[str]:
             problems += _naming_problems(q.name, label, nb.cells[q.prompt], q.prompt)
         if not q.solution_cells:
             problems.append(f"{where}: no solution (BEGIN SOLUTION ... END SOLUTION)")
-        hidden = [i for i in q.test_cells if assign.test_is_hidden(nb.cells[i].source)]
+        hidden = [i for i in q.test_cells if test_is_hidden(nb.cells[i].source)]
         public = [i for i in q.test_cells if i not in hidden]
         if q.manual and q.test_cells:
             problems.append(f"{where}: a manual question has tests")

@@ -78,8 +78,6 @@ MEMO_BYTES = 32 << 20
 PREFETCH_POSITIONS = 32
 PREFETCH_BYTES = 256 * 1024
 
-WrongMoveType = MoveTypeError  # the name the referee's records and older code use
-
 
 @dataclass(frozen=True)
 class ShortName:
