@@ -1,9 +1,11 @@
-"""The suite's own temp-folder check (tests/conftest.py) fails a session that leaves a `gamekit-*`
-entry behind, and passes one that cleans up (issue 30: the grader and lessons 09/10 left folders)."""
+"""The suite's own checks (tests/conftest.py) fire: the temp-folder check fails a session that leaves a
+`gamekit-*` entry behind and passes one that cleans up (issue 30: the grader and lessons 09/10 left
+folders), and the fast tier's guard fails a fast test that starts bubblewrap (issue 35)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +83,30 @@ def test_with_two_workers_each_notebooks_tests_run_on_one_worker(tmp_path):
     ours = workers([])
     assert len(ours) == 6 and all(len(w) == 1 for w in ours.values()), ours
     assert set().union(*ours.values()) == {"gw0", "gw1"}, ours  # and the work is shared
+
+
+BWRAP = shutil.which("bwrap")
+needs_bwrap = pytest.mark.skipif(BWRAP is None, reason="no bubblewrap here: the fast tier's guard has nothing to watch")
+
+
+@needs_bwrap
+def test_a_fast_test_that_starts_bubblewrap_is_stopped_naming_the_command():
+    """This test is in the fast tier, so the guard watches it: bubblewrap started by its path or by the
+    name PATH finds is refused before it runs."""
+    for command in (BWRAP, "bwrap"):
+        with pytest.raises(AssertionError, match=r"a fast test started bubblewrap \(\S*bwrap \.\.\.\): mark it"):
+            subprocess.Popen([command, "--version"], stdout=subprocess.DEVNULL)
+
+
+@needs_bwrap
+@pytest.mark.slow  # runs a pytest session of its own (seconds): not in the quick loop
+def test_the_guard_fails_a_fast_test_that_starts_bubblewrap_and_lets_a_slow_one(tmp_path):
+    body = (
+        "import subprocess, pytest\n"
+        "def test_fast():\n    subprocess.run(['bwrap', '--version'], check=True)\n"
+        "@pytest.mark.slow\ndef test_slow():\n    subprocess.run(['bwrap', '--version'], check=True)\n"
+    )
+    run = _session(tmp_path, body)
+    assert "1 failed, 1 passed" in run.stdout, run.stdout[-3000:]
+    assert "FAILED test_one.py::test_fast" in run.stdout, run.stdout[-3000:]
+    assert "a fast test started bubblewrap (bwrap ...): mark it @pytest.mark.slow" in run.stdout, run.stdout[-3000:]
