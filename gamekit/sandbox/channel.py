@@ -7,6 +7,10 @@ reply is read only up to a size, parsed strictly with a bound on nesting
 (`gamekit.jsonio.parse_json`, never pickle), and must be a JSON object; what it prints is kept
 only up to a size (the rest is counted, not stored). Every string that leaves this package for a
 database, a web page, a CSV file or a terminal passes `clean_text` first.
+
+`Channel` is the one reader of what a jail sends: the tournament's agents and games
+(`process.JailedProcess`) and grading's notebook runner (`sandboxrun`, read by
+`gamekit.course.gradesandbox` with its own bounds: larger answers, a cap on all reports together).
 """
 
 from __future__ import annotations
@@ -55,12 +59,14 @@ def clean_text(value: Any, limit: int, one_line: bool = False) -> str:
 
 class ChannelError(Exception):
     """What went wrong on the channel: `fault` is a `Fault` (timeout, closed, protocol, output);
-    `detail` says more."""
+    `detail` says more; `limit` is the size in bytes a message broke when that was the protocol fault
+    (None otherwise)."""
 
-    def __init__(self, fault: Fault | str, detail: str):
+    def __init__(self, fault: Fault | str, detail: str, limit: int | None = None):
         self.fault = Fault(fault)
         super().__init__(f"{self.fault}: {detail}")
         self.detail = detail
+        self.limit = limit
 
 
 @dataclass
@@ -75,6 +81,10 @@ class Channel:
     printed: int = 0
     _buffer: bytes = field(default=b"", repr=False)
     _output: bytearray = field(default_factory=bytearray, repr=False)
+    reply_bytes: int = MAX_REPLY_BYTES  # the longest message read
+    reply_depth: int = MAX_REPLY_DEPTH  # its deepest nesting
+    total_bytes: int | None = None  # the most read in all, every message together (None: no bound)
+    received: int = 0  # bytes read so far
 
     def __post_init__(self) -> None:
         if self.write_fd >= 0:  # a write never blocks: `send` waits for room with select, up to its deadline
@@ -125,6 +135,8 @@ class Channel:
         pipe closes, or what comes is not one bounded JSON object. `poll()` is called every 50 ms while
         waiting, after what was printed is taken; it may raise to end the wait (a time or output limit)."""
         while b"\n" not in self._buffer:
+            if len(self._buffer) > self.reply_bytes:  # a line too long is refused before its end comes
+                raise ChannelError(Fault.PROTOCOL, f"a reply longer than {self.reply_bytes} bytes", self.reply_bytes)
             remaining = deadline - clock()
             if remaining <= 0:
                 raise ChannelError(Fault.TIMEOUT, "no answer in time")
@@ -139,12 +151,15 @@ class Channel:
             chunk = os.read(self.read_fd, 1 << 16)
             if not chunk:
                 raise ChannelError(Fault.CLOSED, "the process closed its pipe")
+            self.received += len(chunk)
             self._buffer += chunk
-            if len(self._buffer) > MAX_REPLY_BYTES:
-                raise ChannelError(Fault.PROTOCOL, f"a reply longer than {MAX_REPLY_BYTES} bytes")
+            if self.total_bytes is not None and self.received > self.total_bytes:
+                raise ChannelError(Fault.PROTOCOL, f"more than {self.total_bytes} bytes in all", self.total_bytes)
         line, _, self._buffer = self._buffer.partition(b"\n")
+        if len(line) > self.reply_bytes:
+            raise ChannelError(Fault.PROTOCOL, f"a reply longer than {self.reply_bytes} bytes", self.reply_bytes)
         try:  # bounded in size and nesting before it is parsed: a reply is data, never trusted
-            reply = parse_json(line, max_bytes=MAX_REPLY_BYTES, max_depth=MAX_REPLY_DEPTH, source="the reply")
+            reply = parse_json(line, max_bytes=self.reply_bytes, max_depth=self.reply_depth, source="the reply")
         except (JSONLoadError, TypeError, ValueError) as exc:
             raise ChannelError(Fault.PROTOCOL, f"a reply that is not plain JSON data: {clean_text(exc, 200)}") from None
         if not isinstance(reply, dict):
