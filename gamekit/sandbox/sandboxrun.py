@@ -3,8 +3,8 @@
 This module runs in the student's process, inside bubblewrap's namespaces (see
 `gamekit.sandbox`), so nothing it reports is believed: the student's code can replace any of
 it. It is a convenience that speaks a simple protocol; the boundary is the operating system
-around it and the teacher's side (`gamekit.course.grade`), which bounds every message, keeps the
-clock, and rebuilds answers only as plain data (`gamekit.sandbox.plain`).
+around it and the teacher's side (`gamekit.course.gradesandbox`, reading through `channel`), which
+bounds every message, keeps the clock, and rebuilds answers only as plain data (`gamekit.sandbox.plain`).
 
 Protocol (one JSON object per line; requests on stdin, reports on the file descriptor given):
 
