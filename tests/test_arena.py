@@ -424,7 +424,7 @@ def test_the_saved_runs_match_their_command_and_the_current_line_up():
 
     data = json.loads(data_path("arena_seeds.json").read_text(encoding="utf-8"))
     assert data["command"] + " --out data/arena_seeds.json" == COMMAND
-    assert COMMAND in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert COMMAND in (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
     assert COMMAND in (ROOT / "scripts" / "make_arena.py").read_text(encoding="utf-8")
     runs = load_runs(data_path("arena_seeds.json"))
     assert [r.seed for r in runs] == [0, 1, 2, 3, 4] and {r.games_per_pair for r in runs} == {20}

@@ -106,12 +106,14 @@ def test_readme_install_and_test_commands_are_what_ci_runs():
     assert extra == [], f".ci/run prepares what README's commands do not: {extra}"
 
 
-def test_readme_documents_the_course_build_commands():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_teaching_guide_documents_the_course_build_commands():
+    teaching = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     for command in ("slides", "html", "assets", "assign", "grade", "solutions", "tidy"):
-        assert f"python -m gamekit.course {command}" in readme
-    assert "handouts" not in readme, "handouts were replaced by assign (otter-grader)"
-    assert "environment.yml" in readme and not (ROOT / "binder").exists()
+        assert f"python -m gamekit.course {command}" in teaching, f"docs/teaching.md lacks `{command}`"
+    for name, text in _documentation().items():
+        assert "handouts" not in text, f"{name}: handouts were replaced by assign (otter-grader)"
+    setup = (ROOT / "docs" / "setup.md").read_text(encoding="utf-8")
+    assert "environment.yml" in setup and "Binder" in setup and not (ROOT / "binder").exists()
 
 
 def test_reading_a_notebook_builds_no_grammar_parser():
@@ -134,10 +136,69 @@ def test_every_package_of_gamekit_is_in_the_distribution():
     assert listed - found == set(), f"pyproject.toml lists packages that do not exist: {sorted(listed - found)}"
 
 
-def test_readme_names_every_short_name_of_the_registry():
-    """README's list of the tournament's games is the registry's (gamekit/games/registry.py)."""
+def test_the_tournament_guide_names_every_short_name_of_the_registry():
+    """The tournament guide's list of games is the registry's (gamekit/games/registry.py)."""
     from gamekit.games.registry import tournament_names
 
+    guide = (ROOT / "docs" / "tournament.md").read_text(encoding="utf-8")
+    games = guide.split("## Games", 1)[1].split("\n## ", 1)[0]
+    missing = [name for name in tournament_names() if f"`{name}`" not in games]
+    assert missing == [], f"docs/tournament.md, section Games, does not name the tournament's games {missing}"
+
+
+def _documentation() -> dict[str, str]:
+    """README, the guides in docs/ and the benchmarks' README, by their paths from the top folder."""
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]
+    return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in paths}
+
+
+def _without_fences(text: str) -> str:
+    """Markdown without its fenced blocks, where a `# comment` is no heading and a bracket no link."""
+    return re.sub(r"^( *)```.*?^\1```", "", text, flags=re.S | re.M)
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a file's headings: the text without its markup, lower case, punctuation
+    dropped, spaces as hyphens; a repeated heading numbered (-1, -2, ...)."""
+    seen: dict[str, int] = {}
+    for title in re.findall(r"^#{1,6} +(.+?) *$", _without_fences(text), re.M):
+        title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title).replace("`", "")
+        slug = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+        seen[slug] = seen.get(slug, -1) + 1
+        if seen[slug]:
+            seen[f"{slug}-{seen[slug]}"] = 0
+    return set(seen)
+
+
+def test_readme_is_one_or_two_screens():
+    """README says what the course is, the two set-up commands, where to start, the lessons and one line
+    per guide; everything else belongs in a guide in docs/ (docs/authoring.md, "The documentation")."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
+    assert lines <= 150, f"README.md has {lines} lines: move the details into a guide in docs/"
+
+
+def test_every_relative_link_of_the_documentation_reaches_its_file_and_heading():
+    broken = []
+    for name, text in _documentation().items():
+        here = (ROOT / name).parent
+        prose = re.sub(r"`[^`\n]*`", "", _without_fences(text))  # inline code holds no link
+        for target in re.findall(r"\[[^\]]*\]\(([^)\s]+)\)", prose):
+            if re.match(r"[a-z]+:", target):  # https:, mailto: and the like
+                continue
+            path, _, anchor = target.partition("#")
+            file = (here / path).resolve() if path else ROOT / name
+            if not file.exists() or ROOT not in file.parents:
+                broken.append(f"{name}: {target} (no such file in the repository)")
+            elif anchor and (file.suffix != ".md" or anchor not in _anchors(file.read_text(encoding="utf-8"))):
+                broken.append(f"{name}: {target} (no such heading)")
+    assert broken == [], broken
+
+
+def test_every_guide_links_back_to_readme_and_readme_lists_every_guide():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    missing = [name for name in tournament_names() if f"`{name}`" not in readme]
-    assert missing == [], f"README does not name the tournament's games {missing}"
+    guides = readme.split("## Guides", 1)[1].split("\n## ", 1)[0]
+    for name, text in _documentation().items():
+        if name != "README.md":
+            opening = text.split("\n## ", 1)[0]
+            assert "(../README.md)" in opening, f"{name} does not link back to README before its first section"
+            assert f"]({name})" in guides, f"README's Guides have no line for {name}"

@@ -482,7 +482,7 @@ def _documented_command() -> str:
 def test_documented_command_writes_the_stored_table_without_warnings(tmp_path):
     command = _documented_command()
     assert command == "python scripts/make_qtable.py --piles 3 5 7 --misere --out data/qtable_misere_357.json"
-    assert command in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert command in (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
     assert command in (ROOT / "notebooks" / "06-q-learning-nim.ipynb").read_text(encoding="utf-8")
     out = tmp_path / "q.json"
     argv = command.split()[1:-1] + [str(out)]

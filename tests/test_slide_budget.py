@@ -90,24 +90,25 @@ def _lesson_times(text: str, row: str) -> list[tuple[str, int]]:
     return [(m.group(1), sum(int(x) for x in re.findall(r"\d+", m.group(2)))) for m in re.finditer(row, text, re.M)]
 
 
-def test_the_start_page_and_readme_state_each_lessons_length():
-    """The tables on the start page and in README give every lesson (every part of one) the length of
-    its metadata, in the order of the files."""
+def test_the_start_page_readme_and_the_teaching_guide_state_each_lessons_length():
+    """The tables on the start page, in README and in docs/teaching.md ("What each lesson teaches") give
+    every lesson (every part of one) the length of its metadata, in the order of the files."""
     from conftest import ROOT
 
     lessons = [(p.name[:2], build.lesson_minutes(nbformat.read(p, as_version=4))) for p in NOTEBOOKS[1:]]
     start = nbformat.read(NOTEBOOKS[0], as_version=4)
     table = next(c.source for c in start.cells if "| lesson | time |" in c.source)
     on_start = _lesson_times(table, r"^\| (\d\d) · [^|]+\| ([^|]+)\|")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    in_readme = _lesson_times(readme, r"^\| \[(\d\d)-[^|]+\| [^|]+\| ([^|]+)\|")
     assert on_start == lessons, (on_start, lessons)
-    assert in_readme == lessons, (in_readme, lessons)
+    for name in ("README.md", "docs/teaching.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        in_text = _lesson_times(text, r"^\| \[(\d\d)-[^|]+\| [^|]+\| ([^|]+)\|")
+        assert in_text == lessons, (name, in_text, lessons)
 
 
 def test_the_start_page_says_what_needs_linux():
     """No lesson is said to need "Linux or macOS" (bubblewrap is Linux only), and grading is not
-    said to need no Docker (README sends macOS and Windows teachers to the container)."""
+    said to need no Docker (README and docs/setup.md send macOS and Windows teachers to the container)."""
     start = nbformat.read(NOTEBOOKS[0], as_version=4)
     text = "\n".join(c.source for c in start.cells)
     assert "Linux or macOS" not in text and "no\nDocker" not in text and "no Docker" not in text
