@@ -1,5 +1,5 @@
 """The one list of the course's games: what every other list (the tournament's short names, the
-architecture rule's game names, the contract tests, README's list) is read from.
+architecture rule's game names, the contract tests, the tournament guide's list in docs/tournament.md) is read from.
 
 A game of the course is one module in `gamekit/games/` and one entry here: its class, the small
 instances the contract tests check at every position (from plain parameters, so the same entry

@@ -66,7 +66,7 @@ INSTALL_HINT = (
     "Students' code runs only inside bubblewrap's namespaces, and `bwrap` was not found. "
     "On Debian or Ubuntu: `sudo apt-get install bubblewrap`; on Fedora: `sudo dnf install bubblewrap`. "
     "On Windows use WSL 2; on macOS or Windows you can also use the course's container image "
-    '(the Dockerfile at the top of the repository; README: "Running in a container"). '
+    '(the Dockerfile at the top of the repository; docs/setup.md: "Running in a container"). '
     "Only if you trust every file you run (your own agents, say), pass --trusted-code to run without it."
 )
 # System folders every Python needs; bound read-only where they exist (symlinks kept as symlinks).
@@ -98,7 +98,7 @@ def bwrap_path() -> str | None:
 CONTAINER_HINT = (
     "In a container, bubblewrap needs user namespaces and its own /proc: start the container with "
     "`--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined` "
-    '(README: "Running in a container"); on a Linux host, unprivileged user namespaces must be enabled '
+    '(docs/setup.md: "Running in a container"); on a Linux host, unprivileged user namespaces must be enabled '
     "(`sysctl kernel.unprivileged_userns_clone=1` on older Debian)."
 )
 _WORKS: dict[str, str | None] = {}  # bwrap path -> None if a trial box started, else bubblewrap's complaint
