@@ -10,6 +10,10 @@ algorithms, the tournament or the course: its zygote runs an entry point it is g
 
 Algorithms know games only through the protocol: no algorithm imports or names a specific game.
 A cache is keyed by a value that determines the answer, never by `id()` or `repr()`.
+
+One name for one thing: every `__all__` names what its module has, no object is exported under
+two names, and no old module name comes back; every file of the package that is not Python
+(the build's templates) is package data, so a wheel carries it.
 """
 
 from __future__ import annotations
@@ -216,3 +220,121 @@ def test_every_game_of_the_games_layer_is_in_the_one_registry():
     assert sorted(set(games) - registered) == [], "games missing from gamekit/games/registry.py"
     assert sorted(registered - set(games)) == [], "registry entries that name no game class"
     assert {"TicTacToe", "Nim", "NimState", "SubtractionState", "GNimState"} <= GAME_NAMES
+
+
+# --- one name for one thing: every __all__, no second names, no old alias modules ---------------
+
+#: Modules that were other modules' old names and are gone: none may come back, not even as an alias
+#: (import the new name).
+OLD_MODULES = {
+    "gamekit.isolation": "gamekit.sandbox.bwrap",
+    "gamekit.tournament.zygote": "gamekit.sandbox.zygote",
+}
+
+#: Second names that still exist: the names one object is exported under. The change that removes a
+#: second name removes its entry; an entry that no longer holds fails, so this list only shrinks.
+KNOWN_SECOND_NAMES: set[frozenset[str]] = {
+    frozenset({"SearchPlayer", "AlphaBetaPlayer"}),  # gamekit.search, and gamekit re-exports both
+    frozenset({"SOURCE_MOVES", "SEED_MOVES"}),  # gamekit.games.subtraction
+}
+
+
+def _public_modules() -> dict[str, object]:
+    """Every module of gamekit that a user may import (not a `__main__`, nothing private), imported."""
+    import importlib
+
+    return {
+        m: importlib.import_module(m)
+        for m in sorted(MODULES)
+        if not m.endswith(".__main__") and not any(part.startswith("_") for part in m.split("."))
+    }
+
+
+def _exports() -> dict[int, tuple[object, set[tuple[str, str]]]]:
+    """{id: (object, {(module, name)})} over every `__all__`: each exported object with every name
+    it is exported under. Numbers, strings and typing's aliases (`State = Any`) are left out: equal
+    values of those are the same object without being one thing."""
+    import typing
+
+    found: dict[int, tuple[object, set[tuple[str, str]]]] = {}
+    for module, mod in _public_modules().items():
+        for name in getattr(mod, "__all__", ()):
+            obj = getattr(mod, name, None)
+            if isinstance(obj, (int, float, complex, str, bytes, type(None))):
+                continue
+            if obj is typing.Any or getattr(type(obj), "__module__", "") == "typing":
+                continue
+            found.setdefault(id(obj), (obj, set()))[1].add((module, name))
+    return found
+
+
+def test_every_name_in_every_all_exists_once():
+    """Every module is itself, and every name its `__all__` lists exists, once, and is public."""
+    problems = []
+    for module, mod in _public_modules().items():
+        if mod.__name__ != module:  # the old alias trick: sys.modules[__name__] = another module
+            problems.append(f"{module} is another module ({mod.__name__}) under a second name")
+        names = getattr(mod, "__all__", None)
+        if names is None:
+            continue
+        problems += [f"{module}.__all__ names {n!r} twice" for n in sorted({n for n in names if names.count(n) > 1})]
+        problems += [f"{module}.__all__ names {n!r}, which it does not have" for n in names if not hasattr(mod, n)]
+        problems += [f"{module}.__all__ exports the private name {n!r}" for n in names if n.startswith("_")]
+    assert not problems, "\n".join(problems)
+
+
+def test_no_object_is_exported_under_two_names():
+    """One name for one thing: an object exported by several modules (a package re-exporting its
+    modules, `build` its parts) has the same name everywhere; a second name for it is an old name."""
+    seen = set()
+    problems = []
+    for _obj, where in _exports().values():
+        names = frozenset(name for _, name in where)
+        if len(names) < 2:
+            continue
+        seen.add(names)
+        if names not in KNOWN_SECOND_NAMES:
+            problems.append(f"one object, several names: {sorted(f'{m}.{n}' for m, n in where)}")
+    assert not problems, "\n".join(problems)
+    gone = sorted(sorted(names) for names in KNOWN_SECOND_NAMES - seen)
+    assert not gone, f"second names that no longer exist: remove {gone} from KNOWN_SECOND_NAMES"
+
+
+def test_no_old_module_name_is_back():
+    import importlib.util
+
+    for old, new in OLD_MODULES.items():
+        path = ROOT / Path(*old.split("."))
+        assert not path.with_suffix(".py").exists() and not (path / "__init__.py").exists(), f"{old} is back"
+        assert importlib.util.find_spec(old) is None, f"{old} can be imported again: import {new}"
+        assert new in MODULES, f"{new} (the name that replaced {old}) is gone: update OLD_MODULES"
+
+
+def test_the_one_name_check_catches_a_second_name(monkeypatch):
+    """The check is alive: a second name added to a module's __all__ is found."""
+    import gamekit.course.build as build
+
+    monkeypatch.setattr(build, "make_slides", build.build_slides, raising=False)
+    monkeypatch.setattr(build, "__all__", [*build.__all__, "make_slides"])
+    [where] = [w for _, w in _exports().values() if ("gamekit.course.build", "make_slides") in w]
+    assert {n for _, n in where} == {"build_slides", "make_slides"}
+
+
+def test_every_file_of_the_package_that_is_not_python_is_package_data():
+    """A non-editable install (a wheel) carries a package's other files only when pyproject's
+    package-data names them: the build reads its templates from there (importlib.resources)."""
+    import fnmatch
+
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    missing = []
+    for path in sorted(PACKAGE.rglob("*")):
+        if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+            continue
+        folder = next(p for p in path.parents if (p / "__init__.py").is_file())
+        package = module_name(folder / "__init__.py")
+        relative = path.relative_to(folder).as_posix()
+        if not any(fnmatch.fnmatch(relative, pattern) for pattern in data.get(package, [])):
+            missing.append(f"{path.relative_to(ROOT)} (package {package})")
+    assert not missing, f"files no wheel carries: add them to [tool.setuptools.package-data]: {missing}"
