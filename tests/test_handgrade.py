@@ -2,7 +2,8 @@
 page per exercise and writes an empty points file; `merge-points` merges the teacher's points into
 the grades CSV, the feedback pages and Moodle's worksheet (only its grade and feedback columns
 change), and refuses bad points naming the row, changing nothing. A second grading never mixes
-with the first. No sandbox runs here: the results are assembled from made-up verdicts."""
+with the first. No sandbox runs here: the results are assembled from made-up verdicts, and the one
+test of the real `grade` runs its three notebooks without the sandbox (--trusted-code)."""
 
 from __future__ import annotations
 
@@ -258,6 +259,69 @@ def test_a_second_grading_keeps_the_first_and_never_mixes_their_pages(tmp_path):
     assert kept == first
     grade.write_reports(results[:1], {NAME: grader}, out)
     assert handgrade.set_aside_earlier_run(out, [NAME], replace=True) == {NAME: out / "earlier" / f"{NAME}-2"}
+
+
+def _class(folder: Path, answers: dict[str, str]) -> Path:
+    folder.mkdir()
+    for who, answer in answers.items():
+        nb = _notebook(answer)
+        nb.metadata["otter"] = {"assignment_name": NAME}
+        nbformat.write(nb, folder / f"{who}.ipynb")
+    return folder
+
+
+def _files(folder: Path, leave_out: str | None = None) -> dict[str, bytes]:
+    """Every file under `folder` by its relative path (without those under `leave_out`)."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not (leave_out and p.relative_to(folder).parts[0] == leave_out)
+    }
+
+
+def test_grading_again_into_the_same_folder_needs_replace_and_keeps_the_first_run_under_earlier(tmp_path, capsys):
+    """The real `grade` twice into one folder (the command line, notebooks run without the sandbox:
+    about a second): refused without --replace, changing nothing; with it, the folder holds the
+    second run's pages only, the first run (with the points the teacher had typed) under earlier/."""
+    autograder = str(_autograder(tmp_path))
+    out = tmp_path / "grades"
+
+    def grade_(folder: Path, *extra: str) -> int:
+        return main(["grade", str(folder), "--autograder", autograder, "--grades", str(out), "--trusted-code", *extra])
+
+    assert grade_(_class(tmp_path / "first", ANSWERS)) == 0, capsys.readouterr().err
+    points = handgrade.hand_points_path(out, NAME)
+    points.write_text(points.read_text(encoding="utf-8").replace('"4711.ipynb",', '"4711.ipynb",2'), encoding="utf-8")
+    first = _files(out)
+    assert {p for p in first if p.startswith("feedback/")} == {f"feedback/{NAME}/{p}.html" for p in PARTICIPANTS}
+    capsys.readouterr()
+
+    second = _class(tmp_path / "second", {"4799": "The second run's only answer."})
+    assert grade_(second) == 2  # refused before anything ran: no submission graded, not a byte changed
+    said = capsys.readouterr()
+    assert f"already holds a grading of {NAME}" in said.err and "--replace" in said.err and "[1/1]" not in said.err
+    assert _files(out) == first
+
+    assert grade_(second, "--replace") == 0, capsys.readouterr().err
+    assert "[1/1] 4799" in capsys.readouterr().err
+    assert _files(out / "earlier" / f"{NAME}-1") == first  # the first run whole, the teacher's points in it
+    assert '"4711.ipynb",2' in (out / "earlier" / f"{NAME}-1" / points.name).read_text(encoding="utf-8")
+    now = _files(out, leave_out="earlier")
+    assert sorted(now) == sorted(
+        [f"{NAME}.csv", f"{NAME}.json", f"{NAME}-hand-points.csv", f"feedback/{NAME}/4799.html",
+         f"hand/{NAME}/exercise-1.3.html"]
+    )  # fmt: skip
+    assert [r["student"] for r in _rows(out / f"{NAME}.csv")] == ["4799"]
+    assert [r["participant"] for r in _rows(points)] == ["4799"] and ",2" not in points.read_text(encoding="utf-8")
+    assert [r.student for r in grade.load_results(out, NAME)[0]] == ["4799"]
+    page = (out / "hand" / NAME / "exercise-1.3.html").read_text(encoding="utf-8")
+    assert page.count("<section>") == 1 and "The second run&#x27;s only answer." in page
+    text = b"".join(now.values()).decode("utf-8")
+    assert not any(p in text for p in PARTICIPANTS) and ANSWERS["4711"] not in text  # nothing of the first run
+
+    assert grade_(second, "--replace") == 0  # a third run: the second goes beside the first, which stays
+    assert _files(out / "earlier" / f"{NAME}-1") == first
+    assert _files(out / "earlier" / f"{NAME}-2") == now
 
 
 def test_a_pdf_only_upload_is_summarised_as_no_notebook(tmp_path, capsys):
