@@ -126,3 +126,7 @@ def test_a_class_of_30_from_moodles_archive_gets_the_board_of_a_plain_folder(tmp
     assert standings == plain_results.standings()
     assert len(standings) == 29 and len({s.rating for s in standings}) > 1
     assert _board(from_moodle.stdout) == _board(from_folder.stdout)
+    # 28 uploads that kept their template's NAME are told apart on the board by participant id
+    shown = [s.name for s in standings]
+    assert len(set(shown)) == 29 and f"first legal move ({next(iter(uploads))})" in shown, shown
+    assert all(f"({pid})" in from_moodle.stdout for pid in uploads if pid != BROKEN)

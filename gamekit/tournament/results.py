@@ -143,6 +143,14 @@ class Question:
         return f"{head}\n{verdict}"
 
 
+def display_names(entrants: list[Entrant]) -> dict[str, str]:
+    """Each entrant's name as the board shows it: its NAME, followed by its id where two entrants
+    share that name (30 uploads that kept the template's NAME stay told apart, by participant
+    id for a class from Moodle); an entrant without a NAME is shown by its id."""
+    counts = Counter(e.name for e in entrants)
+    return {e.id: (e.id if not e.name else f"{e.name} ({e.id})" if counts[e.name] > 1 else e.name) for e in entrants}
+
+
 class Results:
     """The results of a tournament database (finished games only; a running tournament can be read too)."""
 
@@ -151,7 +159,7 @@ class Results:
         self.config = self.tournament.config
         self.entrants: list[Entrant] = self.tournament.entrants()
         self.records: list[dict[str, Any]] = self.tournament.records()
-        self.names = {e.id: (e.name or e.id) for e in self.entrants}
+        self.names = display_names(self.entrants)
 
     # --- who played ---
     def accepted(self) -> list[str]:
