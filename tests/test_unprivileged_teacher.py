@@ -6,6 +6,11 @@ root, this runs the grading attacks and the tournament attacks once more in a py
 unprivileged user `nobody` (`setpriv --reuid --regid --clear-groups`), with a home and temporary
 folder of its own, and asserts they pass there too. Where the tests do not run as root they
 already run unprivileged, and this is skipped.
+
+It does not depend on where the checkout lies or who may read it (a clone in root's home, or in a
+`mktemp -d` folder): what the teacher cannot reach (the checkout, the venv, the Python it was made
+from) is made reachable in a mount namespace of the child's own, and the child runs the checkout's
+own code, never another copy of gamekit the venv points to.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from __future__ import annotations
 import os
 import pwd
 import re
+import shlex
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -50,33 +57,57 @@ def _nobody() -> pwd.struct_passwd:
         pytest.skip("no user `nobody` on this machine")
 
 
-def _hidden(path: str) -> tuple[str, str] | None:
-    """(the first folder above `path` that others cannot enter, its child towards `path`), or None."""
-    parts = Path(path).resolve().parts
-    for k in range(1, len(parts) - 1):
-        folder = Path(*parts[: k + 1])
-        if not os.stat(folder).st_mode & 0o001:
-            return str(folder), str(Path(*parts[: k + 2]))
-    return None
+def _may(user: pwd.struct_passwd, info: os.stat_result, want: int) -> bool:
+    """Whether `user` (its own group only, as `setpriv --clear-groups` leaves it) has the permission
+    bits `want` (0o1 enter, 0o4 read, as the "others" bits) on a file with status `info`."""
+    shift = 6 if info.st_uid == user.pw_uid else 3 if info.st_gid == user.pw_gid else 0
+    return (info.st_mode >> shift) & want == want
+
+
+def _reveal(user: pwd.struct_passwd, paths: list[str], stash: Path) -> list[str]:
+    """Shell commands (run as root in a mount namespace of the child's own) after which `user` can
+    enter every folder on the way to each of `paths` and enter and read the paths themselves.
+
+    Each folder `user` may not enter (or, for one of `paths`, read) becomes an empty tmpfs of mode
+    0755 into which only what leads towards `paths` is bound back (every entry, for one of `paths`
+    itself): CI's pyenv under /root stays the only thing of root's home the teacher sees, a checkout
+    in a 0700 folder is seen whole, and nothing changes outside the child. [] when all is reachable."""
+    wanted = {Path(p).resolve() for p in paths}
+    on_the_way = {folder for p in wanted for folder in (p, *p.parents) if folder != Path(folder.anchor)}
+    commands: list[str] = []
+    outer_first = sorted(on_the_way, key=lambda f: len(f.parts))
+    hidden = [f for f in outer_first if not _may(user, os.stat(f), 0o5 if f in wanted else 0o1)]
+    for k, folder in enumerate(hidden):
+        if folder in wanted:
+            keep = sorted(os.listdir(folder))
+        else:
+            keep = sorted({p.relative_to(folder).parts[0] for p in wanted if folder in p.parents})
+        kept = stash / str(k)  # where the folder itself stays reachable for root, to bind from
+        kept.mkdir(parents=True, exist_ok=True)
+        q = shlex.quote
+        commands += [f"mount --bind {q(str(folder))} {q(str(kept))}"]
+        commands += [f"mount -t tmpfs -o mode=0755,size=1m tmpfs {q(str(folder))}"]
+        for name in keep:
+            source, target = q(str(kept / name)), q(str(folder / name))
+            mode = os.lstat(folder / name).st_mode
+            if stat.S_ISLNK(mode):
+                commands.append(f"ln -s {q(os.readlink(folder / name))} {target}")
+            elif stat.S_ISDIR(mode):
+                commands += [f"mkdir {target}", f"mount --bind {source} {target}"]
+            elif stat.S_ISREG(mode):
+                commands += [f": > {target}", f"mount --bind {source} {target}"]
+    return commands
 
 
 def _as(user: pwd.struct_passwd, home: Path, argv: list[str], timeout: float) -> subprocess.CompletedProcess:
-    """Run `argv` as `user`. Where this Python lives in a folder only root may enter (CI's pyenv under
-    /root), the child gets a mount namespace of its own in which that folder is an empty tmpfs with
-    only the Python's own subtree bound back: the teacher's Python readable by the teacher, nothing
-    else of root's visible, and nothing changed outside the child."""
+    """Run `argv` as `user` in the checkout. Where the checkout, the venv or the Python it was made from
+    lies in a folder `user` may not enter (CI's pyenv under /root, a clone in a 0700 folder), the child
+    gets a mount namespace of its own in which they are reachable (`_reveal`)."""
     drop = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
-    hidden = _hidden(sys.base_prefix)
-    if hidden is not None:
-        folder, child = hidden
-        keep = home / "hidden-folder"
-        keep.mkdir(exist_ok=True)
-        script = (
-            'set -e; mount --bind "$1" "$2"; mount -t tmpfs -o mode=0755,size=1m tmpfs "$1"; '
-            'mkdir -p "$3"; mount --bind "$2/${3#$1/}" "$3"; shift 3; exec "$@"'
-        )
-        drop = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh",
-                folder, str(keep), child, *drop]  # fmt: skip
+    commands = _reveal(user, [sys.base_prefix, sys.prefix, str(ROOT)], home / "hidden")
+    if commands:
+        script = f'set -e; {"; ".join(commands)}; cd {shlex.quote(str(ROOT))}; exec "$@"'
+        drop = ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", *drop]
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LANG": "C.UTF-8",
@@ -99,10 +130,12 @@ def test_the_hostile_zoo_holds_for_an_unprivileged_teacher():
         (home / "tmp").mkdir()
         for path in (home, home / "tmp"):
             os.chown(path, user.pw_uid, user.pw_gid)
-        ids = "import os, subprocess, sys; print(os.geteuid(), os.getegid(), os.getgroups()); "
-        ids += "subprocess.run([sys.executable, '-c', 'import IPython, gamekit'], check=True)"
+        ids = "import os, subprocess, sys; print(os.geteuid(), os.getegid(), os.getgroups(), flush=True); "
+        ids += "subprocess.run([sys.executable, '-c', 'import IPython, gamekit; print(gamekit.__file__)'], check=True)"
         who = _as(user, home, [sys.executable, "-c", ids], 120)
-        assert who.stdout.split() == [str(user.pw_uid), str(user.pw_gid), "[]"], who.stderr
+        # the teacher, with no group of root's, runs this checkout's gamekit (not one the venv points to elsewhere)
+        mine = str(ROOT / "gamekit" / "__init__.py")
+        assert who.stdout.splitlines() == [f"{user.pw_uid} {user.pw_gid} []", mine], who.stdout + who.stderr
         run = _as(
             user,
             home,
