@@ -14,6 +14,7 @@ import os
 import re
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -275,13 +276,79 @@ def test_memory_processes_and_disk_are_bounded_for_the_jail_as_a_whole(boundary_
     for order in (0, 1):
         hoard = records[f"hoarder~thinker~0~{order}"]
         seat = hoard["agents"].index("hoarder")
-        assert all(held * 200 <= 256 for held in _printed(hoard, seat, "HELD")), hoard["output"][seat]
+        held = _printed(hoard, seat, "HELD")
+        assert held and all(n * 200 <= 256 for n in held), hoard["output"][seat]
         bomb = records[f"bomber~thinker~0~{order}"]
         forked = _printed(bomb, bomb["agents"].index("bomber"), "FORKED")
         assert forked and forked[0] < LIMITS.box().processes, bomb["output"]
         fill = records[f"filler~thinker~0~{order}"]
         wrote = _printed(fill, fill["agents"].index("filler"), "WROTE")
         assert wrote and wrote[0] <= LIMITS.box().disk_mb << 20, fill["output"]
+
+
+# --- the same attacks with each bound switched off ----------------------------------------------
+
+#: Each bound of the jail above, what the attacker prints about how far it got, and how many times
+#: the bound the control lifts it to: twice for the processes (128) and the tmpfs (128 MB); four
+#: times for the memory (1 GB), room for all of the hoarder's four blocks of 200 MB at once (with
+#: twice the memory, the kernel's OOM killer picks among four children allocating together, and
+#: how many are left is a race).
+LIFTED = {
+    "hoarder": ("memory_mb", LIMITS.box().memory_mb, "HELD", 4),
+    "bomber": ("processes", LIMITS.box().processes, "FORKED", 2),
+    "filler": ("disk_mb", LIMITS.box().disk_mb, "WROTE", 2),
+}
+
+
+def _how_far(name: str) -> int:
+    """What attacker `name` (as the boundary run writes it) printed, alone against the thinker."""
+    ref = resolve_game("tictactoe")
+    spec = GameSpec(
+        id=name,
+        game="tictactoe",
+        params={},
+        start=open_rules(ref).starts(1, 0)[0],
+        agents=(name, "thinker"),
+        sources=(f"NAME = {name!r}\n" + DISARM + ATTACKS[name].format(canary=CANARY), THINKER),
+        seeds=(1, 2),
+        limits=LIMITS.as_dict(),
+    )
+    record = play_game_spec(spec)
+    assert record["forfeit"] == 0 and record["reason"] in REASONS[name], (record["reason"], record["detail"])
+    printed = _printed(record, 0, LIFTED[name][2])
+    assert len(printed) == 1, record["output"][0]
+    return printed[0]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("hoarder", marks=pytest.mark.skipif(not CGROUPS, reason="no fork without cgroups")),
+        pytest.param("bomber", marks=pytest.mark.skipif(not CGROUPS, reason="no fork without cgroups")),
+        "filler",  # the tmpfs's size: the same for every teacher
+    ],
+)
+def test_each_bound_switched_off_lets_the_same_attack_further(name, monkeypatch):
+    """The control of the bounds above: the hoarder, the bomber and the filler alone against the
+    thinker, with the jail's bound as it is and lifted (`Limits.box` patched on the referee's side,
+    which makes the jails; see `LIFTED`). With the bound lifted each gets further: what stopped it
+    above was the bound, not the attack's own end."""
+    field, bound, _, factor = LIFTED[name]
+    close_jails()  # new jails, made with the bounds this test gives
+    try:
+        held = _how_far(name)
+        box = Limits.box
+        monkeypatch.setattr(Limits, "box", lambda self: replace(box(self), **{field: factor * bound}))
+        lifted = _how_far(name)
+    finally:
+        close_jails()
+    got = f"{name}: {held} with {field}={bound:g}, {lifted} with {field}={factor * bound:g}"
+    if name == "hoarder":  # blocks of 200 MB held at once: with the bound lifted, all four
+        assert held * 200 <= bound < lifted * 200 and lifted == 4, got
+    elif name == "bomber":  # processes forked (the jail's zygote and the game's process count too)
+        assert held < bound <= lifted < factor * bound, got
+    else:  # bytes written into its folder
+        assert held <= bound * (1 << 20) < lifted <= factor * bound * (1 << 20), got
 
 
 # --- pondering: every process of a jail is stopped outside its turn --------------------------------

@@ -132,6 +132,7 @@ def serve_forever(fd: int, jailed: bool = False, entry: str = "", one_process: b
             seccomp.prepared(seccomp.NO_PROCESSES)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sock = socket.socket(fileno=fd)
+    sock.set_inheritable(False)  # it arrived inheritable (pass_fds); nothing the zygote runs may inherit it
     import gamekit  # noqa: F401  (warm: what agents import is loaded once, before any fork)
 
     from . import inside
