@@ -483,3 +483,27 @@ def test_an_archive_with_links_and_outside_paths_costs_only_their_students(tmp_p
     for path in out.rglob("*"):
         if path.is_file():
             assert CANARY not in path.read_text(encoding="utf-8", errors="replace"), path
+
+
+def test_a_runner_that_stops_reading_its_requests_is_stopped_by_the_deadline_not_waited_for():
+    """The grader's requests to a jail go through the channel with a deadline: a runner whose student
+    code keeps its request pipe open without reading (os.dup(0), then anything else on fd 0) gets
+    the request's 'late' stop in time; the grader never blocks on a pipe that does not drain."""
+    import time
+
+    from gamekit.course import gradesandbox
+    from gamekit.sandbox.channel import Channel
+
+    r, w = os.pipe()  # r held open, never read: the pipe fills after 64 KiB
+    channel = Channel(w, -1)
+    job = {"names": ["answer_" + "x" * 60] * 4000}  # about 280 KB, four pipes' worth
+    t0 = time.monotonic()
+    with pytest.raises(gradesandbox._Stop) as stop:
+        gradesandbox._tell(channel, job, t0 + 0.5, ("job", None), "late")
+    assert stop.value.why == "late" and stop.value.item == ("job", None)
+    assert 0.45 <= time.monotonic() - t0 < 5  # it waited for the deadline, and not for ever
+    os.close(r)
+    with pytest.raises(gradesandbox._Stop) as gone:  # the runner gone: its reader closed
+        gradesandbox._tell(channel, job, time.monotonic() + 0.5, ("job", None), "late")
+    assert gone.value.why == "died"
+    channel.close()

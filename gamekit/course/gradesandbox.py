@@ -117,6 +117,18 @@ def _report(channel: Channel, deadline: float, waiting_for: tuple[str, Any], lat
         raise _Stop(waiting_for, why) from None
 
 
+def _tell(channel: Channel, message: dict[str, Any], deadline: float, waiting_for: tuple[str, Any], late: str) -> None:
+    """Send the runner `message` by `deadline` (the teacher's clock): a runner that does not read it
+    in time (its student's code holds or ignores the pipe) raises `_Stop` as a late report does,
+    one that has gone `_Stop` "died"; the grader never blocks on a jail."""
+    try:
+        channel.send(message, deadline, time.monotonic)
+    except ChannelError:
+        raise _Stop(waiting_for, late) from None
+    except OSError:
+        raise _Stop(waiting_for, "died") from None
+
+
 def _start_sandbox(
     work: Path, fd: int, trusted: bool, env: dict[str, str]
 ) -> tuple[subprocess.Popen, JailGroup | None]:
@@ -174,15 +186,15 @@ def _run_once(
         finally:
             os.close(write_fd)
         # only the envelope is bounded in depth here (no RecursionError); the answer inside is checked by plain.loads
-        channel = Channel(-1, read_fd, reply_bytes=LINE_BYTES, reply_depth=REPORT_DEPTH, total_bytes=TOTAL_BYTES)
+        assert proc.stdin is not None  # requests go through the channel: every write has a deadline
+        to_runner = os.dup(proc.stdin.fileno())
+        channel = Channel(to_runner, read_fd, reply_bytes=LINE_BYTES, reply_depth=REPORT_DEPTH, total_bytes=TOTAL_BYTES)
         probe_ids = {p["id"] for p in job["probes"]}  # only what was asked is taken from the reports
         check_ids = {c["id"] for c in job["checks"]}
         current: tuple[str, Any] = ("start", None)
         try:
-            assert proc.stdin is not None
-            proc.stdin.write((json.dumps({"cells": cells, "limits": LIMITS}) + "\n").encode())
-            proc.stdin.flush()
             deadline, late = until(START_SECONDS)
+            _tell(channel, {"cells": cells, "limits": LIMITS}, deadline, current, late)
             while True:
                 msg = _report(channel, deadline, current, late)
                 if "cell" in msg and type(msg["cell"]) is int:
@@ -195,9 +207,8 @@ def _run_once(
                     named = isinstance(kind, str) and ERROR_NAME.fullmatch(kind) is not None
                     result.failed[msg["done"]] = str(kind) if named else "an exception"
             current = ("job", None)
-            proc.stdin.write((json.dumps(job) + "\n").encode())
-            proc.stdin.flush()
             deadline, late = until(cell_timeout)
+            _tell(channel, job, deadline, current, late)
             while True:
                 msg = _report(channel, deadline, current, late)
                 if msg.get("end") is True:
