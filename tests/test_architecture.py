@@ -2,7 +2,7 @@
 
 The layers (COURSE.md), each importing only its own layer or the ones below it:
 
-    protocol, wire, jsonio, data  ->  games/  ->  algorithms  ->  sources/, testing
+    protocol, wire, jsonio, data, i18n  ->  games/  ->  algorithms  ->  sources/, testing
         ->  sandbox/  ->  tournament/  ->  views/  ->  course/
 
 The sandbox package (the boundary around students' code) imports nothing of the games, the
@@ -43,7 +43,7 @@ def _game_classes() -> dict[str, str]:
 
 GAME_NAMES = set(_game_classes())
 PROTOCOL = {"initial_state", "to_move", "legal_moves", "play", "is_terminal", "utility"}
-FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.wire", "gamekit.jsonio", "gamekit.data"}
+FOUNDATION = {"gamekit", "gamekit.protocol", "gamekit.wire", "gamekit.jsonio", "gamekit.data", "gamekit.i18n"}
 
 
 def module_name(path: Path) -> str:

@@ -57,6 +57,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _
 from ..sandbox.plain import graded_answers
 
 __all__ = [
@@ -203,16 +204,22 @@ class CheckResult:
         cases = [c for c in getattr(result, "test_case_results", []) if not c.test_case.hidden]
         self.passed = all(c.passed for c in cases)
         self.hints = [
-            c.test_case.failure_message or "a check of this exercise does not hold yet" for c in cases if not c.passed
+            c.test_case.failure_message or _("a check of this exercise does not hold yet")
+            for c in cases
+            if not c.passed
         ]
 
     def lines(self) -> list[str]:
+        """The report in the language in force (`gamekit.i18n`); the hints as the check's author wrote them."""
         if self.passed:
             return [
-                f"{self.question}: the public checks pass. They check the form of your answer; "
-                "your teacher's hidden tests decide whether it is right."
+                _(
+                    "{question}: the public checks pass. They check the form of your answer; "
+                    "your teacher's hidden tests decide whether it is right."
+                ).format(question=self.question)
             ]
-        return [f"{self.question}: not yet."] + [f"Hint: {hint}" for hint in dict.fromkeys(self.hints)]
+        hints = [_("Hint: {hint}").format(hint=hint) for hint in dict.fromkeys(self.hints)]
+        return [_("{question}: not yet.").format(question=self.question), *hints]
 
     def __repr__(self) -> str:
         return "\n".join(self.lines())
@@ -261,9 +268,10 @@ def find_notebook(assignment: str, folder: str | Path = ".", key: str = "otter")
         if path.is_file() and _assignment_of(path, key) == name:
             return str(path)
     raise FileNotFoundError(
-        f"the public checks of {name!r} are read from this notebook's file, and no notebook in "
-        f"{folder.resolve()} carries them: run this notebook from the folder it is saved in "
-        "(any file name will do)"
+        _(
+            "the public checks of {name} are read from this notebook's file, and no notebook in "
+            "{folder} carries them: run this notebook from the folder it is saved in (any file name will do)"
+        ).format(name=repr(name), folder=folder.resolve())
     )
 
 
@@ -274,7 +282,9 @@ def load_self_study(assignment: str, folder: str | Path = ".") -> dict:
     with open(path, encoding="utf-8") as f:
         data = json.load(f)["metadata"][SELF_STUDY_KEY]["data"]
     if not isinstance(data, dict) or not isinstance(data.get("questions"), dict):
-        raise ValueError(f"{path}: the self-study data in its metadata is damaged; make the copy again")
+        raise ValueError(
+            _("{path}: the self-study data in its metadata is damaged; make the copy again").format(path=path)
+        )
     return data
 
 

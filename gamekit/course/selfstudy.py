@@ -28,6 +28,7 @@ import json
 import sys
 from dataclasses import dataclass
 
+from ..i18n import _, ngettext, pgettext
 from ..sandbox.plain import graded_answers
 from .checks import canonical, rounded, unordered
 
@@ -40,6 +41,8 @@ __all__ = [
     "SELF_STUDY_NOTE",
     "SelfStudy",
     "unordered",
+    "VERDICTS",
+    "verdict_text",
 ]
 
 #: What the teacher is told whenever self-study copies are published: the hashes are no secret.
@@ -62,16 +65,35 @@ def answer_digest(salt: str, value) -> str | None:
     return None if form is None else form_digest(salt, form)
 
 
+#: The verdicts of a self-study check: data that code compares; `verdict_text` gives the word shown.
+VERDICTS = ("correct", "not yet", "plausible", "read by your teacher")
+
+
+def verdict_text(verdict: str) -> str:
+    """The word a student reads for `verdict` (one of VERDICTS), in the language in force (`gamekit.i18n`)."""
+    words = {
+        "correct": pgettext("verdict", "correct"),
+        "not yet": pgettext("verdict", "not yet"),
+        "plausible": pgettext("verdict", "plausible"),
+        "read by your teacher": pgettext("verdict", "read by your teacher"),
+    }
+    if verdict not in words:
+        raise ValueError(f"a verdict is one of {', '.join(map(repr, VERDICTS))}, got {verdict!r}")
+    return words[verdict]
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """What a self-study check found: a verdict ("correct", "not yet", "plausible") and why."""
+    """What a self-study check found: a verdict (one of VERDICTS, in English whatever the language)
+    and why. `detail` is written in the language in force when the check ran; the verdict is shown
+    (`str`, `_repr_html_`) in the language in force when it is shown."""
 
     exercise: str
     verdict: str
     detail: str = ""
 
     def __str__(self) -> str:
-        return f"{self.exercise}: {self.verdict}" + (f" — {self.detail}" if self.detail else "")
+        return f"{self.exercise}: {verdict_text(self.verdict)}" + (f" — {self.detail}" if self.detail else "")
 
     def __repr__(self) -> str:
         return str(self)
@@ -81,7 +103,7 @@ class CheckResult:
         detail = f" — {html.escape(self.detail)}" if self.detail else ""
         return (
             f"<p><strong>{html.escape(self.exercise)}</strong>: "
-            f'<strong style="color:{colour}">{html.escape(self.verdict)}</strong>{detail}</p>'
+            f'<strong style="color:{colour}">{html.escape(verdict_text(self.verdict))}</strong>{detail}</p>'
         )
 
 
@@ -117,8 +139,9 @@ class SelfStudy:
     def check(self, name: str, env: dict | None = None) -> CheckResult:
         """Check exercise `name` against the variables of `env` (default: the caller's globals)."""
         if name not in self.questions:
-            known = ", ".join(self.questions) or "none"
-            raise ValueError(f"no exercise {name!r} in this notebook; the exercises are: {known}")
+            known = ", ".join(self.questions) or _("none")
+            message = _("no exercise {name} in this notebook; the exercises are: {known}")
+            raise ValueError(message.format(name=repr(name), known=known))
         if env is None:
             env = sys._getframe(1).f_globals
         q = self.questions[name]
@@ -127,12 +150,16 @@ class SelfStudy:
             return CheckResult(
                 label,
                 "read by your teacher",
-                "no automatic check for this exercise: compare your answer with the solutions "
-                "(python -m gamekit.course solutions)",
+                _(
+                    "no automatic check for this exercise: compare your answer with the solutions "
+                    "(python -m gamekit.course solutions)"
+                ),
             )
         for var in q.get("answers", {}):
             if var not in env or env[var] is Ellipsis:
-                return CheckResult(label, "not yet", f"give `{var}` a value (it is still `...` or missing)")
+                return CheckResult(
+                    label, "not yet", _("give `{name}` a value (it is still `...` or missing)").format(name=var)
+                )
         graded = graded_answers(env)  # the answers as the hidden tests see them (plain.graded_answers)
         for case in q.get("public", []):
             try:
@@ -144,13 +171,18 @@ class SelfStudy:
             wrong = [var for var, digest in q["answers"].items() if self._digest(env[var], q) != digest]
             if wrong:
                 names = ", ".join(f"`{v}`" for v in wrong)
-                hint = q.get("hint") or (
+                hint = q.get("hint") or _(
                     "work through the section above the exercise again: its method, applied step by step, gives it"
                 )
-                return CheckResult(
-                    label, "not yet", f"{names} has the right form but is not the right answer yet. Hint: {hint}"
+                # TRANSLATORS: {names} is one answer variable or several, such as `answer_1_1`, `answer_1_2`.
+                # English says "has" for both; a language that tells them apart gives two forms.
+                wrong_form = ngettext(
+                    "{names} has the right form but is not the right answer yet. Hint: {hint}",
+                    "{names} has the right form but is not the right answer yet. Hint: {hint}",
+                    len(wrong),
                 )
+                return CheckResult(label, "not yet", wrong_form.format(names=names, hint=hint))
             if q.get("functions"):
-                return CheckResult(label, "correct", "your code itself is judged by your teacher's tests")
+                return CheckResult(label, "correct", _("your code itself is judged by your teacher's tests"))
             return CheckResult(label, "correct")
-        return CheckResult(label, "plausible", "no single right answer to compare with: your teacher's tests decide")
+        return CheckResult(label, "plausible", _("no single right answer to compare with: your teacher's tests decide"))

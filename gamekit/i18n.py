@@ -1,0 +1,250 @@
+"""The language of the strings code shows to students and teachers: English (the source) or German.
+
+The language is state, never an edited code cell: `set_language("de")` switches every string that
+goes through this module, `get_language()` says which one is in force, and the environment variable
+`GAMEKIT_LANG` (read when this module is first imported; the German build sets it) chooses the
+language a process starts with. English is the default, and in English every helper returns the
+source string unchanged, so the English edition's output is byte for byte what it was before.
+
+Code marks what a person reads with the helpers of gettext:
+
+    from ..i18n import _, ngettext, pgettext
+    _("{question}: not yet.").format(question=name)       # a sentence, placeholders by name
+    ngettext("{n} game", "{n} games", n).format(n=n)       # a count
+    pgettext("verdict", "correct")                         # a short word that needs its context
+
+Translations live in gettext catalogues kept as text, `gamekit/locale/<lang>/LC_MESSAGES/gamekit.po`
+(package data, read at run time with babel; no compiled `.mo` file is kept anywhere). After a
+string is added or changed in the code,
+
+    python -m gamekit.i18n extract     # brings every catalogue in step with the code
+    python -m gamekit.i18n check       # lists what is untranslated, fuzzy, missing or stale
+
+and the translator fills in the new `msgstr` lines (docs/translation.md). A fuzzy entry (a guess
+babel makes for a changed string) is never shown: it counts as untranslated until a person removes
+the flag. The language is one setting per process, as gettext's own is: set it before the output
+is made, not while another thread makes some.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext
+import io
+import os
+import sys
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LANGUAGES",
+    "catalogue_path",
+    "catalogue_problems",
+    "extract_messages",
+    "get_language",
+    "ngettext",
+    "pgettext",
+    "set_language",
+    "update_catalogue",
+    "use_language",
+]
+
+#: The languages the course speaks; the first is the source language of every string.
+LANGUAGES = ("en", "de")
+#: The environment variable that chooses the language a process starts with (the German build sets it).
+ENVIRONMENT_VARIABLE = "GAMEKIT_LANG"
+#: The catalogues' gettext domain (the file name of every catalogue).
+DOMAIN = "gamekit"
+#: The marking functions the extractor looks for, with babel's description of their arguments.
+KEYWORDS: dict[str, Any] = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+#: The comments in the code above a marked string that are copied into the catalogue for translators.
+COMMENT_TAG = "TRANSLATORS:"
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _checked(language: object, where: str = "language") -> str:
+    """`language` if the course speaks it, else a ValueError that names the allowed ones."""
+    if not isinstance(language, str) or language not in LANGUAGES:
+        allowed = ", ".join(repr(lang) for lang in LANGUAGES)
+        raise ValueError(f"{where} must be one of {allowed}, got {language!r}")
+    return language
+
+
+def _from_environment() -> str:
+    value = os.environ.get(ENVIRONMENT_VARIABLE, "")
+    return _checked(value, f"the environment variable {ENVIRONMENT_VARIABLE}") if value else LANGUAGES[0]
+
+
+_language: str = _from_environment()
+
+
+def set_language(language: str) -> None:
+    """Show every string that goes through gettext in `language` from now on ("en" or "de")."""
+    global _language
+    _language = _checked(language)
+    if language != LANGUAGES[0]:
+        _translations(language)  # a damaged catalogue fails here, not in the middle of a lesson
+
+
+def get_language() -> str:
+    """The language in force: "en" (the default) or "de"."""
+    return _language
+
+
+@contextlib.contextmanager
+def use_language(language: str) -> Iterator[None]:
+    """`with use_language("de"): ...` shows the strings made inside in `language`, then restores the one before."""
+    before = _language
+    set_language(language)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+def catalogue_path(language: str) -> Path:
+    """The text catalogue of `language` inside the package (English, the source, has none)."""
+    if _checked(language) == LANGUAGES[0]:
+        raise ValueError(f"{LANGUAGES[0]!r} is the source language: its strings are the code's own")
+    return _PACKAGE / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _read_catalogue(language: str) -> Any:
+    from babel.messages.pofile import read_po
+
+    path = resources.files("gamekit") / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as f:
+        return read_po(f, locale=language, domain=DOMAIN)
+
+
+@functools.cache
+def _translations(language: str) -> gettext.NullTranslations:
+    """gettext's translations of `language`, made in memory from its text catalogue (fuzzy entries left out)."""
+    if language == LANGUAGES[0]:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+
+    compiled = io.BytesIO()
+    write_mo(compiled, _read_catalogue(language), use_fuzzy=False)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def _(message: str) -> str:
+    """`message` in the language in force (unchanged in English or where no translation exists)."""
+    return message if _language == LANGUAGES[0] else _translations(_language).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count `n` in the language in force (English: `singular` if n == 1)."""
+    if _language == LANGUAGES[0]:
+        return singular if n == 1 else plural
+    return _translations(_language).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` in the language in force, translated within `context` (a short word such as a verdict)."""
+    return message if _language == LANGUAGES[0] else _translations(_language).pgettext(context, message)
+
+
+# --- the catalogues: extracting the code's strings, updating and checking the translations ---------------
+
+
+def extract_messages(package: str | Path = _PACKAGE) -> Any:
+    """A babel catalogue (a template, no translations) of every string the package's code marks with
+    `_`, `ngettext` or `pgettext`, each with the files it occurs in and its translators' comments."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    template = Catalog(project="gamekit", domain=DOMAIN, charset="utf-8")
+    found = extract_from_dir(str(package), keywords=KEYWORDS, comment_tags=(COMMENT_TAG,), strip_comment_tags=True)
+    for filename, lineno, message, comments, context in found:
+        location = ("gamekit/" + Path(filename).as_posix(), lineno)  # the catalogue keeps the file only
+        before = template.get(message[0] if isinstance(message, tuple) else message, context=context)
+        if before is not None:
+            before.locations.append(location)
+            before.auto_comments.extend(c for c in comments if c not in before.auto_comments)
+            continue
+        template.add(message, None, [location], auto_comments=comments, context=context)
+    return template
+
+
+def _written(catalogue: Any) -> bytes:
+    from babel.messages.pofile import write_po
+
+    out = io.BytesIO()
+    write_po(out, catalogue, width=100, include_lineno=False, ignore_obsolete=True)
+    return out.getvalue()
+
+
+def update_catalogue(language: str, template: Any | None = None) -> bool:
+    """Bring `language`'s catalogue in step with the code (new strings added untranslated, changed
+    ones as fuzzy guesses, strings the code no longer has dropped); True if the file changed."""
+    from babel.messages.catalog import Catalog
+
+    path = catalogue_path(language)
+    template = extract_messages() if template is None else template
+    if path.is_file():
+        catalogue = _read_catalogue(language)
+    else:
+        catalogue = Catalog(locale=language, domain=DOMAIN, project="gamekit", charset="utf-8")
+    catalogue.update(template, update_creation_date=False)
+    text = _written(catalogue)
+    if path.is_file() and path.read_bytes() == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text)
+    _translations.cache_clear()
+    return True
+
+
+def _key(message: Any) -> tuple[str | None, str]:
+    msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+    return (message.context, msgid)
+
+
+def catalogue_problems(language: str) -> list[str]:
+    """What keeps `language`'s catalogue from being complete: strings untranslated or fuzzy, strings of
+    the code it lacks, and strings it has that the code no longer uses. Empty when all is well."""
+    catalogue = _read_catalogue(_checked(language))
+    code = {_key(m) for m in extract_messages() if m.id}
+    held = {_key(m): m for m in catalogue if m.id}
+    run = "(run `python -m gamekit.i18n extract`)"
+    problems = [f"missing from the catalogue {run}: {k[1]!r}" for k in code - held.keys()]
+    problems += [f"no longer in the code {run}: {k[1]!r}" for k in held.keys() - code]
+    for key, message in held.items():
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy:
+            problems.append(f"fuzzy (check the translation, then remove the flag): {key[1]!r}")
+        elif not all(strings):
+            problems.append(f"untranslated: {key[1]!r}")
+    return sorted(problems)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m gamekit.i18n extract` updates every catalogue from the code; `check` lists its problems."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m gamekit.i18n", description=main.__doc__)
+    parser.add_argument("command", choices=["extract", "check"])
+    args = parser.parse_args(argv)
+    failed = False
+    for language in LANGUAGES[1:]:
+        if args.command == "extract":
+            changed = update_catalogue(language)
+            print(f"{catalogue_path(language).relative_to(_PACKAGE.parent)}: {'updated' if changed else 'unchanged'}")
+        problems = catalogue_problems(language)
+        for problem in problems:
+            print(f"{language}: {problem}")
+        failed = failed or bool(problems)
+        if not problems:
+            print(f"{language}: every string translated, none fuzzy, in step with the code")
+    return 1 if failed and args.command == "check" else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
