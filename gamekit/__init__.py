@@ -96,7 +96,6 @@ from .players import (
 from .protocol import Game, IllegalMoveError, MoveTypeError
 from .qlearning import QLearner, QPlayer, TrainingResult, WinningPositions
 from .search import (
-    AlphaBetaPlayer,
     GameTooDeepError,
     SearchPlayer,
     SearchResult,
@@ -158,7 +157,6 @@ __all__ = [
     "wilson",
     "against_every_opponent",
     "alphabeta",
-    "AlphaBetaPlayer",
     "Arena",
     "ArenaResult",
     "best_moves",

@@ -50,7 +50,6 @@ from .solve import solve
 
 __all__ = [
     "INF",
-    "AlphaBetaPlayer",
     "AlphaBetaTrace",
     "Entry",
     "Evaluate",
@@ -634,9 +633,6 @@ class SearchPlayer:
         if game.is_terminal(state):
             raise ValueError(f"the game is over in {state!r}; there is no move to choose")
         return self.search(game, state).move
-
-
-AlphaBetaPlayer = SearchPlayer
 
 
 # --- a recorded alpha-beta run (the model behind the stepper widget) ------------------------

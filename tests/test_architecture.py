@@ -233,10 +233,7 @@ OLD_MODULES = {
 
 #: Second names that still exist: the names one object is exported under. The change that removes a
 #: second name removes its entry; an entry that no longer holds fails, so this list only shrinks.
-KNOWN_SECOND_NAMES: set[frozenset[str]] = {
-    frozenset({"SearchPlayer", "AlphaBetaPlayer"}),  # gamekit.search, and gamekit re-exports both
-    frozenset({"SOURCE_MOVES", "SEED_MOVES"}),  # gamekit.games.subtraction
-}
+KNOWN_SECOND_NAMES: set[frozenset[str]] = set()
 
 
 def _public_modules() -> dict[str, object]:

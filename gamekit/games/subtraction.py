@@ -34,7 +34,6 @@ __all__ = [
     "periodicity",
     "red_blue",
     "RedBlue",
-    "SEED_MOVES",
     "SOURCE_MOVES",
     "strategy_table",
     "StrategyRow",
@@ -55,7 +54,6 @@ MAX_SCAN_BYTES = 100_000_000
 
 #: The source's subtraction set (`d <- c(3, 5, 11)`).
 SOURCE_MOVES = (3, 5, 11)
-SEED_MOVES = SOURCE_MOVES  # ALIAS
 
 
 def check_moves(moves: Iterable[int]) -> tuple[int, ...]:
