@@ -164,3 +164,47 @@ def test_extract_leaves_a_complete_catalogue_as_it_is(tmp_path, monkeypatch):
 def test_no_compiled_catalogue_is_kept():
     compiled = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "gamekit").rglob("*.mo"))
     assert compiled == [], "catalogues are kept as text (.po) and compiled in memory at run time"
+
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+def test_every_glossary_row_quotes_a_source_or_says_it_has_none():
+    import re
+
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    rows = [line for line in text.split("## The terms", 1)[1].splitlines() if line.startswith("| ")][2:]
+    assert len(rows) >= 40
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == 4 and all(cells), row
+        assert re.search(r'\d{3}:\d+ "', cells[3]) or "(no source term)" in row, f"no source quoted: {row}"
+    for term in (
+        "Aktion",
+        "Zustand",
+        "Stapel",
+        "Spielbaum",
+        "Spielgraph",
+        "Konfiguration",
+        "Gewinnstrategie",
+        "rote Zahlen",
+        "blaue Zahlen",
+        "Unentschieden",
+        "Heuristik",
+        "Alpha-Beta-Pruning",
+        "Exploration",
+    ):
+        assert any(f"| {term}" in row for row in rows), f"the glossary lacks {term}"
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source documents (shared/seeds/) are not beside this checkout")
+def test_the_glossary_quotes_the_sources_exactly():
+    """Each `NNN:LINE "words"` of docs/glossary.md is in that line of that seed, character for character."""
+    import re
+
+    seeds = {p.name[:3]: p.read_text(encoding="utf-8").splitlines() for p in SEEDS.glob("00*.txt")}
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    quotes = re.findall(r'(\d{3}):(\d+) "([^"]+)"', text)
+    assert len(quotes) >= 50
+    wrong = [f"{s}:{n} {q!r}" for s, n, q in quotes if q not in seeds[s][int(n) - 1]]
+    assert wrong == [], f"not in the seed's line: {wrong}"
