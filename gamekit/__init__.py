@@ -79,6 +79,7 @@ from .games.tictactoe import (
     winner,
     winning_mark,
 )
+from .i18n import get_language, set_language, use_language
 from .match import GameRecord, PlayerError, TournamentResult, draw_start, play_game, playout, random_start, tournament
 
 # --- chapter 7: Monte Carlo Tree Search ---------------------------------------------------
@@ -140,6 +141,9 @@ class FastTicTacToePlayer(BitboardMCTSPlayer):
 
 
 __all__ = [
+    "get_language",
+    "set_language",
+    "use_language",
     "source_pole_position",
     "source_learner",
     "sorted_piles",
