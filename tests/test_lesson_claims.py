@@ -401,3 +401,34 @@ def test_exercise_9_7_counts_either_look_once_per_duel():
         else:
             with pytest.raises(AssertionError):
                 exec(hidden, env)
+
+
+# -- Lesson 08, Story 2: pooled, 100 beats 30 and 300 beats 100, whatever the bootstrap's seed -----
+
+
+@pytest.mark.slow  # twelve bootstraps of the pooled tables (about 10 s)
+def test_lesson_08_story_2_holds_for_every_bootstrap_seed_it_tries():
+    """Story 2's pooled claim (100 beats 30 and 300 beats 100 on all four games), recomputed from the
+    stored runs with the bootstrap's own seed and the two more the lesson tries; the lesson asserts
+    it for those same seeds (as Story 3 does), not for one, and its text says so."""
+    from gamekit.data import data_path
+
+    from gamekit import load_runs
+    from gamekit.arena import pool_tables
+
+    nb = _nb("08-arena")
+    setup = next(c.source for c in nb.cells if c.cell_type == "code" and "RUNS = load_runs(" in c.source)
+    seed = int(re.search(r"^SEED = (\d+)", setup, re.M).group(1))
+    story = next(c.source for c in nb.cells if c.cell_type == "code" and "boots = {" in c.source)
+    assert "seeds = (SEED, 0, 1)" in story and "assert hi30 < 0 and lo300 > 0, g" in story
+    for c in nb.cells:  # no other cell asserts the claim on one bootstrap seed
+        if c.cell_type == "code" and c.source is not story:
+            assert "hi30 < 0" not in c.source and "lo300 > 0" not in c.source, c.source
+    text = next(c.source for c in nb.cells if c.source.startswith("**Story 2, rewritten:**"))
+    assert "300 beats 100, on all four games, with the bootstrap's own seed and with two more" in " ".join(text.split())
+    runs = load_runs(data_path("arena_seeds.json"))
+    for game in ("subtraction 3,5,11", "TicTacToe", "misère Nim 3,5,7", "generalised Nim"):
+        pooled = pool_tables([r[game] for r in runs], runs[0].deterministic)
+        for s in (seed, 0, 1):
+            b = pooled.bootstrap(seed=s, anchor="MCTS 100")
+            assert b.interval("MCTS 30")[1] < 0 < b.interval("MCTS 300")[0], (game, s)
