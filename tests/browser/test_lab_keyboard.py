@@ -131,15 +131,15 @@ def test_subtraction_game_with_tab_and_enter_to_the_end(page):
         n = int(re.search(r"Now at (-?\d+)", heard[-1]).group(1))
     assert heard[0].startswith("You subtracted 3. The computer subtracted")
     assert "you won." in heard[-1] and len(heard) <= 4
-
-
-def test_subtraction_game_buttons_end_disabled_and_the_start_box_steps_with_arrows_and_enter(page):
-    area = _output(page, 1)  # after the game above: over
-    buttons = [area.locator("button", has_text=re.compile(f"^−{d}$")) for d in (3, 5, 11)]
     from playwright.sync_api import expect
 
-    for b in buttons:  # the widget disables them just after it announces the end: wait for that
-        expect(b).to_be_disabled(timeout=15_000)
+    for d in (3, 5, 11):  # over: every move button disabled (the widget does so just after it announces the end)
+        expect(area.locator("button", has_text=re.compile(f"^−{d}$"))).to_be_disabled(timeout=15_000)
+
+
+def test_the_subtraction_games_start_box_steps_with_arrows_and_enter(page):
+    area = _output(page, 1)  # the start box shows 13 (the game above's start), over or not
+    buttons = [area.locator("button", has_text=re.compile(f"^−{d}$")) for d in (3, 5, 11)]
     _tab_to(page, 1, "start")
     box = area.get_by_label("start", exact=True)
     assert box.get_attribute("type") == "number"
