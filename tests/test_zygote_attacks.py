@@ -47,8 +47,9 @@ import time
 from pathlib import Path
 
 import pytest
+from test_tournament_attacks import first_free_game  # the game two first-free players play
+from test_tournament_boundary import THINKER  # the honest opponent that thinks 0.15 s a move
 
-from gamekit import TicTacToe
 from gamekit.sandbox import cgroup, zygote
 from gamekit.sandbox.bwrap import Jail, bwrap_path
 from gamekit.sandbox.zygote import close_jails
@@ -56,7 +57,6 @@ from gamekit.tournament.games import open_rules, resolve_game
 from gamekit.tournament.referee import GameSpec, play_game_spec
 from gamekit.tournament.runner import Tournament
 from gamekit.tournament.sandbox import AgentProcess, Limits
-from gamekit.wire import move_to_json
 
 pytestmark = [
     pytest.mark.slow,  # each starts jails (a fraction of a second each): the fast tier starts none
@@ -232,17 +232,6 @@ def agent(game, state):
     return game.legal_moves(state)[0]
 '''
 
-# An honest opponent that thinks: 0.15 s of CPU per move, then the first legal move.
-THINKER = """NAME = "thinker"
-import time
-
-def agent(game, state):
-    end = time.process_time() + 0.15
-    while time.process_time() < end:
-        pass
-    return game.legal_moves(state)[0]
-"""
-
 #: Each attempt on another process of the jail, and what the kernel answers: the filter refuses
 #: ptrace, process_vm_* and pidfd_getfd (EPERM); /proc refuses a non-dumpable process's memory, its
 #: descriptors and its environment to every other process of its jail (EACCES).
@@ -299,18 +288,6 @@ def pondered(output: str) -> tuple[int, int]:
     found = re.findall(r"^PONDER (\d+) (\d+)$", output, re.M)
     assert found, f"the attacker printed no count: {output[-1500:]!r}"
     return int(found[-1][0]), int(found[-1][1])
-
-
-def first_free_game() -> tuple[list, int | None]:
-    """The moves and the winner's seat when both players take the first legal move (TicTacToe)."""
-    game = TicTacToe()
-    state, moves = game.initial_state(), []
-    while not game.is_terminal(state):
-        move = game.legal_moves(state)[0]
-        moves.append(move_to_json(game, move))
-        state = game.play(state, move)
-    value = game.utility(state, 0)
-    return moves, (None if value == 0 else 0 if value > 0 else 1)
 
 
 def assert_got(report: dict, where: str, expected: dict) -> None:
