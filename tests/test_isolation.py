@@ -206,3 +206,5 @@ def test_outcomes_are_data_every_stored_word_reads_back_and_a_stray_one_is_refus
     assert failure.reason is Reason.TIMEOUT and str(failure) == "timeout: no answer in time"
     with pytest.raises(ValueError, match="not a forfeit reason: 'lost'; allowed: 'startup', 'timeout'"):
         AgentFailure("lost", "made up")
+    with pytest.raises(ValueError, match="not a reason to forfeit: 'move cap'"):
+        AgentFailure(Reason.MOVE_CAP, "stopped")

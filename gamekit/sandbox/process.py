@@ -16,7 +16,7 @@ from typing import Any
 from .cgroup import GameGroup
 from .channel import Channel, ChannelError, clean_text
 from .limits import BoxLimits
-from .outcomes import Fault, Reason
+from .outcomes import FORFEITS, Fault, Reason
 from .zygote import Zygote, jailed_zygote, shared_zygote
 
 #: A turn ends, whatever it is charged, after this many times its seconds plus WALL_SLACK of wall
@@ -31,6 +31,8 @@ class AgentFailure(Exception):
 
     def __init__(self, reason: Reason | str, detail: str):
         self.reason = Reason.read(reason)
+        if self.reason not in FORFEITS:  # the move cap is nobody's fault: no process forfeits for it
+            raise ValueError(f"not a reason to forfeit: {self.reason.value!r} (the move cap ends a game as a draw)")
         detail = clean_text(detail, DETAIL_CHARS)
         super().__init__(f"{self.reason}: {detail}")
         self.detail = detail
