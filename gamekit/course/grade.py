@@ -60,7 +60,7 @@ from ..sandbox.bwrap import require_bwrap, thread_environment
 from ..sandbox.channel import clean_text
 from . import gradecluster, handgrade, intake
 from .assign import quiet_output
-from .feedback import feedback_html, hidden_messages, points_summary
+from .feedback import feedback_html
 from .gradedata import Autograder, SubmissionResult
 from .gradesandbox import CELL_TIMEOUT, CHECK, STOPPED_CELL, SUBMISSION_SECONDS, exercise_of, run_in_sandbox
 from .runresult import SandboxRun
@@ -76,9 +76,7 @@ __all__ = [
     "find_submissions",
     "grade",
     "grade_one",
-    "hidden_messages",
     "load_results",
-    "points_summary",
     "read_submission",
     "assemble",
     "run_in_sandbox",

@@ -516,7 +516,7 @@ def moodle_feedback(result, grader) -> str:
     the hints of failed public checks, the grader's notes; never a hidden test."""
     import html
 
-    from .grade import hidden_messages, points_summary
+    from .feedback import hidden_messages, points_summary
     from .handgrade import exercise_label, points_text
 
     e = html.escape
