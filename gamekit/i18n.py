@@ -3,7 +3,8 @@
 The language is state, never an edited code cell: `set_language("de")` switches every string that
 goes through this module, `get_language()` says which one is in force, and the environment variable
 `GAMEKIT_LANG` (read when this module is first imported; the German build sets it) chooses the
-language a process starts with. English is the default, and in English every helper returns the
+language a process starts with; without it, a file `edition-language` in the package (a published
+German edition has one) does. English is the default, and in English every helper returns the
 source string unchanged, so the English edition's output is byte for byte what it was before.
 
 Code marks what a person reads with the helpers of gettext:
@@ -41,6 +42,7 @@ from typing import Any
 
 __all__ = [
     "LANGUAGES",
+    "N_",
     "catalogue_path",
     "catalogue_problems",
     "extract_messages",
@@ -59,7 +61,7 @@ ENVIRONMENT_VARIABLE = "GAMEKIT_LANG"
 #: The catalogues' gettext domain (the file name of every catalogue).
 DOMAIN = "gamekit"
 #: The marking functions the extractor looks for, with babel's description of their arguments.
-KEYWORDS: dict[str, Any] = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 #: The comments in the code above a marked string that are copied into the catalogue for translators.
 COMMENT_TAG = "TRANSLATORS:"
 
@@ -74,9 +76,21 @@ def _checked(language: object, where: str = "language") -> str:
     return language
 
 
+#: A file in the package that names the language of a published edition (`publish --lang de` writes it into
+#: the edition's copy of the package): a student's kernel in the German edition speaks German, no cell edited.
+EDITION_FILE = "edition-language"
+
+
 def _from_environment() -> str:
     value = os.environ.get(ENVIRONMENT_VARIABLE, "")
-    return _checked(value, f"the environment variable {ENVIRONMENT_VARIABLE}") if value else LANGUAGES[0]
+    if value:
+        return _checked(value, f"the environment variable {ENVIRONMENT_VARIABLE}")
+    marker = _PACKAGE / EDITION_FILE
+    try:
+        text = marker.read_text(encoding="utf-8").strip()
+    except OSError:
+        return LANGUAGES[0]
+    return _checked(text, f"the file {marker}")
 
 
 _language: str = _from_environment()
@@ -137,6 +151,11 @@ def _translations(language: str) -> gettext.NullTranslations:
 def _(message: str) -> str:
     """`message` in the language in force (unchanged in English or where no translation exists)."""
     return message if _language == LANGUAGES[0] else _translations(_language).gettext(message)
+
+
+def N_(message: str) -> str:
+    """`message` unchanged, marked for the catalogue: a constant translated later, where it is shown, with `_(CONSTANT)`."""
+    return message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -21,6 +21,12 @@ A class on a JupyterHub, submissions through Moodle:
 Keeping the masters tidy:
     python -m gamekit.course tidy [NB ...]           # no outputs, the kernel's own metadata
 
+The German edition (the masters are bilingual, docs/translation.md):
+    python -m gamekit.course slides --lang de ...    # every builder: the German edition -> _build/de/...
+    python -m gamekit.course translate export NB > todo.json   # English prose that lacks current German
+    python -m gamekit.course translate import NB done.json     # the German cells in, hashes stamped
+    python -m gamekit.course translate check [NB ...]          # unpaired, stale or unlike pairs
+
 NB is a notebook file or a two-digit chapter number (`03`); without NB every notebook is built.
 """
 
@@ -31,6 +37,15 @@ import sys
 from pathlib import Path
 
 from . import assign, build, grade, tidy
+
+
+def _language_option(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--lang",
+        choices=["en", "de"],
+        default="en",
+        help="the edition: en (default) or de, the German one (its files go to OUT/de/; docs/translation.md)",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     ]:
         cmd = sub.add_parser(name, help=text)
         cmd.add_argument("notebooks", nargs="*", help="notebook files or chapter numbers (default: all)")
+        if name != "tidy":
+            _language_option(cmd)
         if name in ("slides", "html", "solutions"):
             cmd.add_argument("--cdn", action="store_true", help="load the web libraries from CDNs (needs internet)")
         if name in ("slides", "html"):
@@ -81,12 +98,14 @@ def _parser() -> argparse.ArgumentParser:
     cmd.add_argument("--branch", default="main", help="the edition's branch (default: main)")
     cmd.add_argument("--no-run-tests", action="store_true", help="do not run each master's tests on its solutions")
     cmd.add_argument("--jobs", type=int, default=None, help="lessons made at once (default: number of CPUs)")
+    _language_option(cmd)
     cmd = sub.add_parser("links", help="per lesson: the nbgitpuller link, a Binder link and a download link")
     cmd.add_argument("--hub", required=True, help="the JupyterHub's address, e.g. https://hub.example.edu")
     cmd.add_argument("--repo", required=True, help="where the edition is published (a git URL students can reach)")
     cmd.add_argument("--branch", default="main", help="the edition's branch (default: main)")
     cmd.add_argument("--edition", type=Path, default=None, help="the published edition (default: the lessons' names)")
     cmd.add_argument("--format", choices=["markdown", "html", "moodle", "all"], default="all")
+    _language_option(cmd)
     cmd.add_argument(
         "--forge",
         choices=["gitlab", "github", "gitea", "forgejo"],
@@ -95,6 +114,7 @@ def _parser() -> argparse.ArgumentParser:
         "says so: github.com, gitlab.com, codeberg.org, 'gitlab'/'gitea'/'forgejo' in it; else this is needed)",
     )
     cmd = sub.add_parser("grade", help="grade a folder of submitted notebooks (each in a sandbox)")
+    _language_option(cmd)
     cmd.add_argument("submissions", type=Path, help="folder with <student>.ipynb or <student>/<file>.ipynb")
     cmd.add_argument(
         "--autograder",
@@ -329,6 +349,7 @@ def _publish(args: argparse.Namespace, paths: build.BuildPaths) -> int:
         branch=args.branch,
         run_tests=not args.no_run_tests,
         jobs=args.jobs,
+        lang=args.lang,
     )
     for path in done.lessons:
         print(path)
@@ -357,8 +378,26 @@ def _links(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["translate"]:  # the bilingual masters' tools (gamekit/course/bilingual.py)
+        from . import bilingual
+
+        try:
+            return bilingual.main(argv[1:])
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     args = _parser().parse_args(argv)
+    lang = getattr(args, "lang", "en")
     paths = build.BuildPaths(args.out.resolve())
+    if lang != "en":  # the German edition: its own folders, the npm assets shared; every string and kernel in German
+        import os
+
+        from ..i18n import ENVIRONMENT_VARIABLE, set_language
+
+        paths = build.BuildPaths(args.out.resolve() / lang, assets_root=paths.assets)
+        os.environ[ENVIRONMENT_VARIABLE] = lang
+        set_language(lang)
     try:
         if args.command == "assets":
             if not build.install_assets(paths):
@@ -399,14 +438,17 @@ def main(argv: list[str] | None = None) -> int:
                 self_study=args.self_study,
                 jobs=args.jobs,
                 reuse=not args.rebuild,
+                lang=lang,
             )
             written = [p for a in done for p in (a.student, a.autograder)]
         elif args.command == "slides":
-            written = build.build_slides(notebooks, paths, offline=offline, with_solutions=args.with_solutions)
+            written = build.build_slides(
+                notebooks, paths, offline=offline, with_solutions=args.with_solutions, lang=lang
+            )
         elif args.command == "solutions":
-            written = build.build_solutions(notebooks, paths, offline=offline)
+            written = build.build_solutions(notebooks, paths, offline=offline, lang=lang)
         else:
-            written = build.build_html(notebooks, paths, offline=offline, with_solutions=args.with_solutions)
+            written = build.build_html(notebooks, paths, offline=offline, with_solutions=args.with_solutions, lang=lang)
     except (ValueError, RuntimeError) as exc:  # SandboxUnavailable is a RuntimeError: its message says what to do
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -250,10 +250,12 @@ _ANSWERS_MARK = "SELF-STUDY-ANSWERS "
 
 
 def canonical_answers(master: Path, timeout: float = 900) -> dict[str, object]:
-    """Run `master` (solutions included) and return the canonical form of every `answer_*` variable."""
+    """Run `master` (solutions included) and return the canonical form of every `answer_*` variable.
+    (Its English edition: both editions run the same code cells, so their answers are the same.)"""
+    from .bilingual import read_edition
     from .execute import execute_notebook
 
-    nb = without_teacher_cells(nbformat.read(master, as_version=4))
+    nb = without_teacher_cells(read_edition(master, "en"))
     nb.cells.append(
         nbformat.v4.new_code_cell(
             "import json as _json\nfrom gamekit.course.selfstudy import canonical as _canonical\n"
@@ -283,13 +285,13 @@ def self_study_data(master: nbformat.NotebookNode, student: nbformat.NotebookNod
     for q in questions(master):
         if q.manual:  # an explanation: the copy says it is read by the teacher, never "no exercise"
             prompt = master.cells[q.prompt] if q.prompt is not None else None
-            found = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
+            found = re.search(r"\*\*((?:Exercise|Aufgabe) [\d.]+)\*\*", prompt.source) if prompt is not None else None
             data["questions"][q.name] = {"label": found.group(1) if found else q.name, "manual": True}
             continue
         solution = "\n".join(master.cells[i].source for i in q.solution_cells if master.cells[i].cell_type == "code")
         names = list(dict.fromkeys(_ANSWER_VAR.findall(solution)))
         prompt = master.cells[q.prompt] if q.prompt is not None else None
-        label = re.search(r"\*\*(Exercise [\d.]+)\*\*", prompt.source) if prompt is not None else None
+        label = re.search(r"\*\*((?:Exercise|Aufgabe) [\d.]+)\*\*", prompt.source) if prompt is not None else None
         tags = prompt.metadata.get("tags", []) if prompt is not None else []
         plausible, any_order = PLAUSIBLE_TAG in tags, UNORDERED_TAG in tags
         decimals = prompt.metadata.get(SELF_STUDY_DECIMALS) if prompt is not None else None
@@ -375,9 +377,10 @@ def self_study_copy(student: nbformat.NotebookNode, data: dict) -> nbformat.Note
 
 
 def assign_notebook(
-    master: Path, out: Path, run_tests: bool = True, timeout: float = 900, self_study: bool = False
+    master: Path, out: Path, run_tests: bool = True, timeout: float = 900, self_study: bool = False, lang: str = "en"
 ) -> Assigned:
-    """Write the student notebook and the autograder of `master` below `out` (see the module doc).
+    """Write the student notebook and the autograder of `master` below `out` (see the module doc),
+    from the master's `lang` edition (gamekit/course/bilingual.py: the German prose, the same code and tests).
 
     With `self_study` the student notebook is the self-study copy (`self-study/`), whose checks
     say "correct" or "not yet"; otherwise the class copy (`student/`) with otter's public checks.
@@ -385,8 +388,12 @@ def assign_notebook(
     Raises ValueError if `master` is not in the assignment format or its student copy would
     leak a secret, RuntimeError if `otter assign` fails (for example: a solution fails its tests).
     """
+    from ..i18n import use_language
+    from .bilingual import read_edition
+    from .execute import kernel_language
+
     master = Path(master)
-    nb = nbformat.read(master, as_version=4)
+    nb = read_edition(master, lang)
     name = assignment_name(nb)
     clean = without_teacher_cells(nb)
     folder = out / ("self-study" if self_study else "student")
@@ -398,18 +405,20 @@ def assign_notebook(
         source = Path(tmp) / master.name
         nbformat.write(clean, source)
         result = Path(tmp) / "result"
-        _run_otter_assign(source, result, run_tests, timeout)
+        with kernel_language(lang):
+            _run_otter_assign(source, result, run_tests, timeout)
         student_nb = nbformat.read(result / "student" / master.name, as_version=4)
         zips = sorted((result / "autograder").glob("*.zip"))
         if len(zips) != 1:
             raise RuntimeError(f"otter assign wrote {len(zips)} autograder zips for {master.name}, expected 1")
         file_name = student_file_name(master)
         student_nb = _finish_student(student_nb, file_name)
-        if self_study:
-            answers = canonical_answers(master, timeout)
-            student_nb = self_study_copy(student_nb, self_study_data(nb, student_nb, answers))
-        else:
-            student_nb = class_copy(student_nb, file_name)
+        with use_language(lang):
+            if self_study:
+                answers = canonical_answers(master, timeout)
+                student_nb = self_study_copy(student_nb, self_study_data(nb, student_nb, answers))
+            else:
+                student_nb = class_copy(student_nb, file_name)
         leaks = student_leaks(nb, student_nb)
         if leaks:
             raise ValueError(f"the student copy of {master.name} would leak: " + "; ".join(leaks[:5]))
@@ -441,7 +450,7 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def assign_key(master: Path, run_tests: bool, self_study: bool) -> str:
+def assign_key(master: Path, run_tests: bool, self_study: bool, lang: str = "en") -> str:
     """A hash of everything that determines what `assign_notebook` writes for `master`: the master
     itself, every file of the gamekit package (the solutions run on it, the build is part of it),
     the versions of Python and otter-grader, and the options."""
@@ -449,10 +458,10 @@ def assign_key(master: Path, run_tests: bool, self_study: bool) -> str:
 
     package = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    h.update(f"{sys.version_info[:3]} otter {version('otter-grader')} {run_tests} {self_study}\n".encode())
+    h.update(f"{sys.version_info[:3]} otter {version('otter-grader')} {run_tests} {self_study} {lang}\n".encode())
     h.update(f"master {_file_digest(Path(master))}\n".encode())
     for path in sorted(package.rglob("*")):
-        kept = path.suffix in (".py", ".json", ".csv", ".sqlite", ".typed") and "__pycache__" not in path.parts
+        kept = path.suffix in (".py", ".json", ".csv", ".sqlite", ".typed", ".po") and "__pycache__" not in path.parts
         if kept and path.is_file():
             h.update(f"{path.relative_to(package).as_posix()} {_file_digest(path)}\n".encode())
     return h.hexdigest()
@@ -504,6 +513,7 @@ def assign_all(
     self_study: bool = False,
     jobs: int | None = None,
     reuse: bool = True,
+    lang: str = "en",
 ) -> list[Assigned]:
     """`assign_notebook` for every master, `jobs` at a time (default: the number of CPUs).
 
@@ -523,7 +533,7 @@ def assign_all(
     failed: list[str] = []
     todo: list[tuple[Path, str]] = []
     for master in masters:
-        key = assign_key(master, run_tests, self_study)
+        key = assign_key(master, run_tests, self_study, lang)
         hit = _cached(out, master, key, self_study) if reuse else None
         if hit is not None:
             results[master] = hit
@@ -543,10 +553,12 @@ def assign_all(
 
     def make(master: Path) -> tuple[Assigned, float]:
         t0 = time.monotonic()
-        made = assign_notebook(master, out, run_tests=run_tests, self_study=self_study)
+        made = assign_notebook(master, out, run_tests=run_tests, self_study=self_study, lang=lang)
         return made, time.monotonic() - t0
 
-    with cf.ThreadPoolExecutor(max_workers=min(jobs, len(todo)) or 1) as pool:
+    from .execute import kernel_language
+
+    with kernel_language(lang), cf.ThreadPoolExecutor(max_workers=min(jobs, len(todo)) or 1) as pool:
         futures = {pool.submit(make, master): (master, key) for master, key in todo}
         for finished, future in enumerate(cf.as_completed(futures), 1):
             master, key = futures[future]

@@ -195,8 +195,10 @@ def insert_exercise(nb: nbformat.NotebookNode, exercise: ExerciseText) -> nbform
     `nb` unchanged) when the exercise does not fit: another lesson's number, a label or question
     that exists, or cells that break the course's exercise rules."""
     from . import master
+    from .bilingual import edition
     from .nbcheck import exercise_problems, exercises
 
+    bilingual, nb = nb, edition(nb, "en")  # the rules are the English edition's; the German follows in translation
     labels = [label for label, _ in exercises(nb)]
     lessons = {int(label.split(".")[0]) for label in labels}
     if lessons and exercise.lesson not in lessons:
@@ -212,11 +214,16 @@ def insert_exercise(nb: nbformat.NotebookNode, exercise: ExerciseText) -> nbform
     before = exercise_problems(nb)
     changed = nbformat.reads(nbformat.writes(nb), as_version=4)
     at = ends[-1] + 1
-    changed.cells[at:at] = exercise_cells(exercise)
+    new = exercise_cells(exercise)
+    changed.cells[at:at] = new
     problems = [p for p in exercise_problems(changed) if p not in before]
     if problems:
         raise ValueError("the exercise's cells break the course's rules: " + "; ".join(problems))
-    return changed
+    # into the master itself, German cells kept: after its last END QUESTION as well
+    result = nbformat.reads(nbformat.writes(bilingual), as_version=4)
+    last = [i for i, c in enumerate(result.cells) if c.cell_type == "raw" and c.source.strip() == "# END QUESTION"][-1]
+    result.cells[last + 1 : last + 1] = new
+    return result
 
 
 def template(label: str, kind: str = "compute") -> str:

@@ -25,6 +25,7 @@ The exporters' templates are nbconvert's own with our blocks, kept as files in
 from __future__ import annotations
 
 import copy
+import functools
 import html as html_lib
 import re
 import sys
@@ -191,11 +192,16 @@ def _prepare_offline(paths: BuildPaths, outdir: Path, offline: bool | None) -> b
     return False
 
 
+def notebook_language(nb: nbformat.NotebookNode) -> str:
+    """The language of a notebook's prose: "de" for a master's German edition, else "en"."""
+    return str(nb.metadata.get("gamekit", {}).get("lang", "en"))
+
+
 def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     """An executed notebook as reveal.js slides (HTML text) whose assets live in `lib/`."""
     from nbconvert import SlidesExporter
 
-    exporter = SlidesExporter(raw_template=SLIDES_TEMPLATE, **asset_config(local))
+    exporter = SlidesExporter(raw_template=SLIDES_TEMPLATE, language_code=notebook_language(nb), **asset_config(local))
     body, _ = exporter.from_notebook_node(split_long_slides(figures_as_png(nb)))
     return body
 
@@ -209,7 +215,7 @@ def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     from nbconvert import HTMLExporter
 
     config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
-    exporter = HTMLExporter(raw_template=HTML_TEMPLATE, **config)
+    exporter = HTMLExporter(raw_template=HTML_TEMPLATE, language_code=notebook_language(nb), **config)
     body, _ = exporter.from_notebook_node(widget_pictures(figures_as_png(nb)), resources={"gamekit_tables": True})
     return body
 
@@ -365,26 +371,41 @@ def _done(start: float, path: Path) -> None:
     print(f"      done in {time.monotonic() - start:.1f} s: {path}", file=sys.stderr, flush=True)
 
 
+def _in_language(build):
+    """A builder whose `lang` argument is also the language of every string the build itself writes (gettext)."""
+
+    @functools.wraps(build)
+    def built(*args, lang: str = "en", **kwargs):
+        from ..i18n import use_language
+
+        with use_language(lang):
+            return build(*args, lang=lang, **kwargs)
+
+    return built
+
+
 def slide_deck(nb: nbformat.NotebookNode, chapter: str, with_solutions: bool = False) -> nbformat.NotebookNode:
     """An executed master, ready to export as slides (classroom view, figures fitted to the slide)."""
     return fit_figures(classroom_notebook(nb, chapter, with_solutions=with_solutions))
 
 
+@_in_language
 def build_slides(
     notebooks: Iterable[Path],
     paths: BuildPaths | None = None,
     offline: bool | None = None,
     html: bool = False,
     with_solutions: bool = False,
+    lang: str = "en",
 ) -> list[Path]:
-    """Execute each notebook with the slide style and write its offline slides (and, with
+    """Execute each notebook (its `lang` edition) with the slide style and write its offline slides (and, with
     `html=True`, its HTML page). Says which notebook runs and how long it took."""
     paths = paths or default_paths()
     notebooks = list(notebooks)
     written = []
     for k, path in enumerate(notebooks, 1):
         start = _progress(k, len(notebooks), f"executing {path.name} for slides")
-        nb = execute_notebook(path, setup=SLIDE_STYLE)
+        nb = execute_notebook(path, setup=SLIDE_STYLE, lang=lang)
         deck = slide_deck(nb, path.stem, with_solutions)
         written.append(write_slides(deck, path.stem, paths, offline))
         if html:
@@ -395,27 +416,31 @@ def build_slides(
     return written
 
 
+@_in_language
 def build_html(
     notebooks: Iterable[Path],
     paths: BuildPaths | None = None,
     offline: bool | None = None,
     with_solutions: bool = False,
+    lang: str = "en",
 ) -> list[Path]:
-    """Execute each notebook and write it as one HTML page to read or print (no speaker notes)."""
+    """Execute each notebook (its `lang` edition) and write it as one HTML page to read or print (no speaker notes)."""
     paths = paths or default_paths()
     notebooks = list(notebooks)
     written = []
     for k, path in enumerate(notebooks, 1):
         start = _progress(k, len(notebooks), f"executing {path.name} for a page")
-        page = classroom_notebook(execute_notebook(path), path.stem, with_solutions=with_solutions, keep_notes=False)
+        executed = execute_notebook(path, lang=lang)
+        page = classroom_notebook(executed, path.stem, with_solutions=with_solutions, keep_notes=False)
         written.append(write_html(page, path.stem, paths, offline))
         _done(start, written[-1])
     make_readable(paths.html)
     return written
 
 
+@_in_language
 def build_solutions(
-    notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None
+    notebooks: Iterable[Path], paths: BuildPaths | None = None, offline: bool | None = None, lang: str = "en"
 ) -> list[Path]:
     """The self-study set in `_build/solutions/`: each master executed without speaker notes and
     tests, solutions shown, as .ipynb (outputs kept) and .html (solutions folded, click to open)."""
@@ -424,7 +449,7 @@ def build_solutions(
     written = []
     for k, path in enumerate(notebooks, 1):
         start = _progress(k, len(notebooks), f"executing {path.name} for the solutions")
-        nb = execute_notebook(path)
+        nb = execute_notebook(path, lang=lang)
         page = classroom_notebook(nb, path.stem, with_solutions=True, keep_notes=False)
         for cell in page.cells:
             if cell.cell_type == "code" and not cell.source.strip():

@@ -15,6 +15,7 @@ __all__ = [
     "INLINE_BACKEND",
     "inline_figures",
     "ipc_config",
+    "kernel_language",
     "SLIDE_DPI",
     "SLIDE_STYLE",
 ]
@@ -112,8 +113,33 @@ def ipc_config(folder: str):
     return c
 
 
-def execute_notebook(path: str | Path, timeout: int = 600, setup: str | None = None) -> nbformat.NotebookNode:
-    """Run every cell of the notebook at `path` in a fresh kernel; return the executed notebook.
+@contextlib.contextmanager
+def kernel_language(lang: str):
+    """Kernels started inside speak `lang`: the environment variable GAMEKIT_LANG (gamekit/i18n.py) set
+    for them, and this process's language too; both restored afterwards."""
+    from ..i18n import ENVIRONMENT_VARIABLE, get_language, use_language
+
+    old = os.environ.get(ENVIRONMENT_VARIABLE)
+    if (old or "en") == lang and get_language() == lang:  # nothing to change: safe inside threads of one build
+        yield
+        return
+    os.environ[ENVIRONMENT_VARIABLE] = lang
+    try:
+        with use_language(lang):
+            yield
+    finally:
+        if old is None:
+            os.environ.pop(ENVIRONMENT_VARIABLE, None)
+        else:
+            os.environ[ENVIRONMENT_VARIABLE] = old
+
+
+def execute_notebook(
+    path: str | Path, timeout: int = 600, setup: str | None = None, lang: str | None = None
+) -> nbformat.NotebookNode:
+    """Run every cell of the notebook at `path` in `lang`'s edition (a bilingual master's English or
+    German cells, gamekit/course/bilingual.py) in a fresh kernel that speaks `lang` (default: the
+    language in force, gamekit.i18n); return it executed.
 
     The kernel's working directory is the notebook's folder, widget state is kept, and
     an error in any cell raises `nbclient.exceptions.CellExecutionError`. `setup` is code run
@@ -121,12 +147,16 @@ def execute_notebook(path: str | Path, timeout: int = 600, setup: str | None = N
     """
     from nbclient import NotebookClient
 
+    from ..i18n import get_language
+    from .bilingual import read_edition
+
+    lang = lang or get_language()
     path = Path(path)
-    nb = nbformat.read(path, as_version=4)
+    nb = read_edition(path, lang)
     setup = ALT_SETUP + (setup or "")
     if setup:
         nb.cells.insert(0, nbformat.v4.new_code_cell(setup))
-    with tempfile.TemporaryDirectory(prefix="kernel-") as sockets, inline_figures():
+    with tempfile.TemporaryDirectory(prefix="kernel-") as sockets, inline_figures(), kernel_language(lang):
         client = NotebookClient(
             nb,
             timeout=timeout,

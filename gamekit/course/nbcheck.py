@@ -26,7 +26,8 @@ __all__ = [
     "SLIDE_TYPES",
 ]
 
-EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)?\*\*Exercise (\d+)\.(\d+)\*\*", re.S)
+#: An exercise's prompt begins `**Exercise N.M**` (in the German edition `**Aufgabe N.M**`).
+EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)?\*\*(?:Exercise|Aufgabe) (\d+)\.(\d+)\*\*", re.S)
 SLIDE_TYPES = {"slide", "subslide", "fragment", "skip", "notes", "-"}
 _OLD_CHECK = re.compile(r"(^|[^.\w])check\(|from gamekit import[^\n]*\bcheck\b|gamekit\.check\b")
 
@@ -159,7 +160,19 @@ def notebook_problems(nb: nbformat.NotebookNode, stored: bool = True, chapter: b
 
     With `stored=True` the notebook is checked as committed: no outputs allowed. With
     `chapter=True` it must be a master in the exercise format (00-start-here is no chapter).
+    A bilingual master (gamekit/course/bilingual.py) is checked as each of its two editions; a
+    problem of the German one says so ("German edition, cell 12: ...", its own cell numbers).
     """
+    from .bilingual import edition, is_translation
+
+    if any(is_translation(cell) for cell in nb.cells):
+        english = _edition_problems(edition(nb, "en"), stored, chapter)
+        german = _edition_problems(edition(nb, "de"), stored, chapter)
+        return english + [f"German edition, {p}" for p in german if p not in english]
+    return _edition_problems(nb, stored, chapter)
+
+
+def _edition_problems(nb: nbformat.NotebookNode, stored: bool, chapter: bool) -> list[str]:
     problems = []
     kernel = nb.metadata.get("kernelspec", {}).get("name")
     if kernel != "python3":

@@ -39,6 +39,7 @@ from urllib.parse import quote
 import nbformat
 
 from .assign import Assigned, assign_all, is_assignment, student_leaks
+from .bilingual import read_edition
 from .selfstudy import SELF_STUDY_NOTE
 from .tidy import tidy_notebook
 from .titles import START_PAGE, START_TITLE, lesson_title
@@ -69,6 +70,8 @@ EDITION_PACKAGES = (
     "nbgitpuller",
     "jsonschema",  # pinned below 4.25 (see pyproject.toml): reading a notebook stays fast
 )
+#: JupyterLab's language pack per edition language: a hub's menus speak the edition's language too.
+LANGUAGE_PACKS: dict[str, tuple[str, ...]] = {"de": ("jupyterlab-language-pack-de-DE",)}
 #: Who the publish commits are by (the teacher's own git identity is not needed).
 COMMITTER = {"GIT_AUTHOR_NAME": "gamekit publish", "GIT_AUTHOR_EMAIL": "publish@gamekit.invalid"}
 _SECRET_NAME = re.compile(r"(autograder|solution|-questions\.json$|\.OTTER_LOG|ca-key\.pem|\.zip$)", re.I)
@@ -140,7 +143,9 @@ Answers you write in text cells (the "explain" exercises) are read and graded by
 the others are graded by the autograder. Your feedback appears in Moodle beside the grade."""
 
 
-def start_page_notebook(lessons: Sequence[tuple[str, str]], self_study: bool) -> nbformat.NotebookNode:
+def start_page_notebook(
+    lessons: Sequence[tuple[str, str]], self_study: bool, lang: str = "en"
+) -> nbformat.NotebookNode:
     """The edition's start page for students on a hub: open a lesson, run it, check an answer, hand
     it in (class editions), and where the solutions appear. `lessons` are (file, title) of the
     edition's lessons; the page names no other file and no command (no `pip`, no `python -m`)."""
@@ -242,8 +247,8 @@ def edition_problems(folder: Path, masters: Iterable[Path] = ()) -> list[str]:
         ):
             problems.append(f"{rel}: speaker notes or teacher-only cells")
         master = by_student_name.get(rel.name)
-        if master is not None:
-            problems += [f"{rel}: {leak}" for leak in student_leaks(nbformat.read(master, as_version=4), nb)]
+        if master is not None:  # the English edition of the master: the secrets are code, the same in both
+            problems += [f"{rel}: {leak}" for leak in student_leaks(read_edition(master, "en"), nb)]
     return problems
 
 
@@ -270,8 +275,10 @@ def _open_repository(out: Path, branch: str) -> None:
     _git(out, "init", "-q", "-b", branch)
 
 
-def _stage(stage: Path, done: list[Assigned], start_page: bool, self_study: bool) -> list[Path]:
+def _stage(stage: Path, done: list[Assigned], start_page: bool, self_study: bool, lang: str = "en") -> list[Path]:
     import gamekit
+
+    from ..i18n import EDITION_FILE
 
     package = Path(gamekit.__file__).resolve().parent
     data = package.parent / "data"
@@ -281,16 +288,19 @@ def _stage(stage: Path, done: list[Assigned], start_page: bool, self_study: bool
         shutil.rmtree(stage / "gamekit" / "data")
     if data.is_dir():
         shutil.copytree(data, stage / "gamekit" / "data", ignore=ignore)
+    (stage / "gamekit" / EDITION_FILE).unlink(missing_ok=True)
+    if lang != "en":  # every kernel started in the edition speaks its language (gamekit/i18n.py)
+        (stage / "gamekit" / EDITION_FILE).write_text(lang + "\n", encoding="utf-8")
     lessons = []
     for a in done:
         shutil.copyfile(a.student, stage / a.student.name)
         lessons.append(stage / a.student.name)
     titled = [(p.name, lesson_title(p.name, p)) for p in lessons]
     if start_page:
-        nbformat.write(start_page_notebook(titled, self_study), stage / START_PAGE)
+        nbformat.write(start_page_notebook(titled, self_study, lang), stage / START_PAGE)
         lessons.insert(0, stage / START_PAGE)
-        titled.insert(0, (START_PAGE, START_TITLE))
-    pins = requirements()
+        titled.insert(0, (START_PAGE, lesson_title(START_PAGE)))
+    pins = requirements(EDITION_PACKAGES + LANGUAGE_PACKS.get(lang, ()))
     (stage / "requirements.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
     (stage / "environment.yml").write_text(_environment_yml(pins), encoding="utf-8")
     (stage / "README.md").write_text(_student_readme(titled, self_study), encoding="utf-8")
@@ -308,23 +318,30 @@ def publish(
     run_tests: bool = True,
     jobs: int | None = None,
     message: str | None = None,
+    lang: str = "en",
 ) -> Published:
     """Write the student edition of `masters` into the git repository `out` and commit it.
+
+    `lang` "de" makes the German edition: the masters' German cells, the start page and README in
+    German, JupyterLab's German language pack in its requirements, and the file
+    `gamekit/edition-language` that makes every kernel started in it speak German (gamekit.i18n).
 
     The student copies come from `assign_all` (in `assign_dir`, reused where nothing changed);
     `start_page` adds the edition's own start page (`start_page_notebook`).
     Raises ValueError when the edition would hold something only teachers may see (nothing is
     committed then) or `out` is not an edition; RuntimeError when `assign` or git fails.
     """
+    from ..i18n import use_language
+
     out = Path(out)
     masters = [Path(m) for m in masters]
     if self_study:
         print(SELF_STUDY_NOTE, file=sys.stderr)
-    done = assign_all(masters, Path(assign_dir), run_tests=run_tests, self_study=self_study, jobs=jobs)
+    done = assign_all(masters, Path(assign_dir), run_tests=run_tests, self_study=self_study, jobs=jobs, lang=lang)
     _open_repository(out, branch)
-    with tempfile.TemporaryDirectory(prefix="gamekit-edition-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="gamekit-edition-") as tmp, use_language(lang):
         stage = Path(tmp)
-        lessons = _stage(stage, done, start_page, self_study)
+        lessons = _stage(stage, done, start_page, self_study, lang)
         problems = edition_problems(stage, masters)
         if problems:
             raise ValueError("the student edition would show students: " + "; ".join(problems[:8]))
