@@ -34,6 +34,7 @@ import functools
 import gettext
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator
 from importlib import resources
@@ -50,6 +51,7 @@ __all__ = [
     "ngettext",
     "pgettext",
     "set_language",
+    "untranslated",
     "update_catalogue",
     "use_language",
 ]
@@ -154,7 +156,7 @@ def _(message: str) -> str:
 
 
 def N_(message: str) -> str:
-    """`message` unchanged, marked for the catalogue: a constant translated later, where it is shown, with `_(CONSTANT)`."""
+    """`message` unchanged, marked for the catalogue: a constant translated where it is shown, `_(CONSTANT)`."""
     return message
 
 
@@ -242,6 +244,32 @@ def catalogue_problems(language: str) -> list[str]:
         elif not all(strings):
             problems.append(f"untranslated: {key[1]!r}")
     return sorted(problems)
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def untranslated(text: str, language: str = "de", min_chars: int = 16) -> list[str]:
+    """The catalogue's English source strings that `text` (a built page or deck of `language`'s edition)
+    still shows: every fixed part of a translated message (the text between its placeholders) of at
+    least `min_chars` characters and two words that occurs in `text` but differs from its translation.
+    Empty for a page whose code-made strings are all in `language`."""
+    import html
+
+    plain = html.unescape(text)
+    found = []
+    for message in _read_catalogue(_checked(language)):
+        if not message.id or message.fuzzy:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        german = " ".join(strings)
+        for msgid in ids:
+            for part in _PLACEHOLDER.split(msgid):
+                part = part.strip(" .,:;")
+                if len(part) >= min_chars and " " in part and part not in german and part in plain:
+                    found.append(part)
+    return sorted(set(found))
 
 
 def main(argv: list[str] | None = None) -> int:

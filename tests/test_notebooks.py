@@ -115,3 +115,37 @@ def test_every_figure_has_alt_text_from_its_data(path, artifacts):
     folder.mkdir(exist_ok=True)
     (folder / f"{path.stem}.md").write_text(f"# {path.stem}\n\n" + "\n".join(found) + "\n", encoding="utf-8")
     assert not bad, "figures without an alt text naming their kind and a number:\n" + "\n".join(bad)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_the_german_edition_executes_and_exports(path, artifacts):
+    """The master's German edition (its German prose, the same code) runs top to bottom in a kernel that
+    speaks German, keeps the course's rules, and exports to slides and a page that declare lang="de",
+    fit the slide budget and show none of the catalogue's English strings (figures, alt texts, widgets,
+    checks: everything the code says is German). Its pages go to test-artifacts/build/de/ (axe reads them)."""
+    from gamekit.i18n import untranslated, use_language
+
+    nb = execute_notebook(path, setup=SLIDE_STYLE, lang="de")
+    nbformat.write(nb, artifacts / f"{path.stem}.de.executed.ipynb")
+    errors = [i for i, out in _outputs(nb) if out.get("output_type") == "error"]
+    assert not errors, f"cells {errors} raised errors in the German edition"
+    assert notebook_problems(nb, stored=False, chapter=_is_chapter(path)) == []
+    assert nb.cells[0].metadata.get("lang") == "de", "the title is the German one"
+    if _is_chapter(path):
+        assert any(c.source.lstrip().startswith("**Aufgabe") for c in nb.cells), "the exercises are German"
+    paths = build.BuildPaths(artifacts / "build" / "de", assets_root=ROOT / "_build" / "assets")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        offline = build.install_assets(paths)
+    with use_language("de"):
+        deck = build.slide_deck(nb, path.stem)
+        page = build.classroom_notebook(nb, path.stem, keep_notes=False)
+        written = (build.write_slides(deck, path.stem, paths), build.write_html(page, path.stem, paths))
+    assert build.slide_pages(deck) <= build.slide_budget(nb)
+    for out in written:
+        html = out.read_text(encoding="utf-8")
+        assert '<html lang="de"' in html, f"{out.name} does not declare German"
+        if offline:
+            assert build.remote_resources(html) == [], f"{out.name} loads from the network"
+        assert untranslated(html) == [], f"{out.name} shows English strings of the catalogue"

@@ -70,8 +70,11 @@ def source_hash(cell: Any) -> str:
 
 
 def is_translation(cell: Any) -> bool:
-    """True for a German cell of a bilingual master."""
-    return cell.cell_type == "markdown" and cell.metadata.get(LANG_KEY) == TRANSLATION
+    """True for a German cell of a bilingual master (in a German edition, where it stands in its English
+    cell's place, it keeps `lang` but no longer names a cell it `translates`)."""
+    return (
+        cell.cell_type == "markdown" and cell.metadata.get(LANG_KEY) == TRANSLATION and TRANSLATES_KEY in cell.metadata
+    )
 
 
 def _shared_metadata(cell: Any) -> dict:
@@ -94,9 +97,10 @@ def edition(nb: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
         out.cells = [c for c in out.cells if not is_translation(c)]
         return out
     german = {c.metadata.get(TRANSLATES_KEY): c for c in out.cells if is_translation(c)}
+    masters_german = [is_translation(c) for c in out.cells]  # before any German cell takes its place
     cells = []
-    for cell in out.cells:
-        if is_translation(cell):
+    for cell, is_german in zip(out.cells, masters_german):
+        if is_german:
             continue
         de = german.get(cell.get("id")) if cell.cell_type == "markdown" else None
         if de is None:
