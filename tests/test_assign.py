@@ -155,10 +155,15 @@ def test_assign_refuses_a_master_whose_solution_fails_its_tests(tmp_path):
 def test_assign_every_chapter(path, tmp_path):
     """Every chapter is a master in otter's format; nothing leaks; and its own solutions, handed in
     as a student would, get every point from the grader (sandbox, probes, judge) and pass every
-    public check: the tests split into probe and judge still test what they did."""
+    public check: the tests split into probe and judge still test what they did.
+
+    The German edition too: its student copy (German prose, the same code and tests, nothing leaked)
+    and its autograder hold the same tests; German submissions, graded by the English autograder,
+    score exactly what the same answers score in English, case by case (all right, one exercise left
+    blank)."""
     from chapter04 import fill, solutions
 
-    from gamekit.course import grade
+    from gamekit.course import cases, grade
     from gamekit.sandbox import bwrap_path
 
     nb = nbformat.read(path, as_version=4)
@@ -168,20 +173,53 @@ def test_assign_every_chapter(path, tmp_path):
     assert assign.student_leaks(nb, student) == []
     assert not any(assign.is_teacher_only(c) for c in student.cells)
     assert sum('grader.check("' in c.source for c in student.cells) >= 3
+    german = assign.assign_notebook(path, tmp_path / "de", run_tests=False, lang="de")  # leak check inside
+    student_de = nbformat.read(german.student, as_version=4)
+    assert assign.student_leaks(nb, student_de) == []
+
+    def code(copy):
+        return [(c.cell_type, c.source) for c in copy.cells if c.cell_type != "markdown"]
+
+    assert code(student_de) == code(student), "the German copy runs exactly the English copy's code"
+    assert any(c.source.lstrip().startswith("**Aufgabe") for c in student_de.cells)
+    assert not any(c.source.lstrip().startswith("**Exercise") for c in student_de.cells)
+    with zipfile.ZipFile(done.autograder) as en, zipfile.ZipFile(german.autograder) as de:
+        tests = sorted(n for n in en.namelist() if n.startswith("tests/") or n == cases.SPEC_FILE)
+        assert tests and tests == sorted(n for n in de.namelist() if n.startswith("tests/") or n == cases.SPEC_FILE)
+        for name in tests:
+            same = en.read(name) == de.read(name) or name == cases.SPEC_FILE
+            assert same, f"the German autograder's {name} differs from the English one's"
+        spec_en, spec_de = (json.loads(z.read(cases.SPEC_FILE)) for z in (en, de))
+        assert spec_en["questions"] == spec_de["questions"] and spec_en["answers"] == spec_de["answers"]
     folder = tmp_path / "submissions"
     folder.mkdir()
-    nbformat.write(fill(student, nb, solutions(nb)), folder / "solutions.ipynb")
+    right = solutions(nb)
+    first = next(q.name for q in assign.questions(nb) if not q.manual)
+    partial = {q: cells for q, cells in right.items() if q != first}  # the first exercise left as handed out
+    nbformat.write(fill(student, nb, right), folder / "solutions.ipynb")
     nbformat.write(student, folder / "blank.ipynb")  # the student copy as handed out: no point at all
+    nbformat.write(fill(student, nb, partial), folder / "partial.ipynb")
+    nbformat.write(fill(student_de, nb, right), folder / "solutions-de.ipynb")
+    nbformat.write(fill(student_de, nb, partial), folder / "partial-de.ipynb")
     results, _ = grade.grade(
         folder, [done.autograder], tmp_path / "grades", cell_timeout=120, jobs=2, trusted_code=bwrap_path() is None
     )
-    res, blank = sorted(results, key=lambda r: r.student != "solutions")
-    assert blank.student == "blank" and blank.total == 0, {q: blank.score(q) for q in blank.questions}
+    by = {r.student: r for r in results}
+    res, blank = by["solutions"], by["blank"]
+    assert blank.total == 0, {q: blank.score(q) for q in blank.questions}
     full = {q.name: q.points for q in assign.questions(nb) if not q.manual}
     assert res.error is None and res.notes == [], (res.error, res.notes)
     assert {q: res.score(q) for q in full} == full
     failed = [(q, i) for q, got in res.questions.items() for i, c in enumerate(got["cases"]) if not c["passed"]]
     assert failed == [], f"cases failing on the master's own solutions: {failed}"
+    assert {q: by["partial"].score(q) for q in full} == {**full, first: 0}
+
+    def graded(r):
+        return {q: (r.score(q), [c["passed"] for c in got["cases"]]) for q, got in sorted(r.questions.items())}
+
+    for name in ("solutions", "partial"):
+        assert by[f"{name}-de"].error is None, by[f"{name}-de"].error
+        assert graded(by[f"{name}-de"]) == graded(by[name]), f"the German {name} scores otherwise than the English"
 
 
 def test_a_test_line_that_shows_a_value_is_flagged():

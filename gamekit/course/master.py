@@ -90,11 +90,16 @@ def _question_config(source: str) -> dict:
 
 
 def questions(nb: nbformat.NotebookNode) -> list[Question]:
-    """The exercises of a master, in order (cells are indices into `nb.cells`)."""
+    """The exercises of a master, in order (cells are indices into `nb.cells`). Of a bilingual master
+    (gamekit/course/bilingual.py) the English cells: its German cells are skipped."""
+    from .bilingual import is_translation
+
     found: list[Question] = []
     current: dict | None = None
     block: str | None = None
     for i, cell in enumerate(nb.cells):
+        if is_translation(cell):
+            continue
         mark = marker(cell)
         if mark == ("BEGIN", "QUESTION"):
             config = _question_config(cell.source)
