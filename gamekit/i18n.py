@@ -46,6 +46,7 @@ __all__ = [
     "N_",
     "catalogue_path",
     "catalogue_problems",
+    "check_messages",
     "extract_messages",
     "get_language",
     "ngettext",
@@ -191,7 +192,40 @@ def extract_messages(package: str | Path = _PACKAGE) -> Any:
             before.auto_comments.extend(c for c in comments if c not in before.auto_comments)
             continue
         template.add(message, None, [location], auto_comments=comments, context=context)
+    notebooks = Path(package).parent / "notebooks"
+    if notebooks.is_dir():  # the public checks' hints, as the masters' test configs give them
+        comment = "a public check's hint, shown when a student's answer fails the check"
+        for message, where in check_messages(notebooks):
+            before = template.get(message)
+            if before is not None:
+                before.locations.append((where, 0))
+                continue
+            template.add(message, None, [(where, 0)], auto_comments=[comment])
     return template
+
+
+#: A public check's test config in a master (otter's format): its `failure_message` is shown to students.
+_TEST_CONFIG = re.compile(r'^\s*"""\s*#\s*BEGIN TEST CONFIG(.*?)"""\s*#\s*END TEST CONFIG', re.S | re.M)
+
+
+def check_messages(notebooks: Path) -> list[tuple[str, str]]:
+    """(hint, "notebooks/<file>") for every public check's `failure_message` in the masters in the folder
+    `notebooks`: the hints a failed check shows (gamekit.course.checks), in the catalogue with the code's strings."""
+    import json
+
+    import yaml
+
+    found = []
+    for path in sorted(Path(notebooks).glob("[0-9][0-9]-*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        for cell in cells:
+            if cell.get("cell_type") != "code":
+                continue
+            for block in _TEST_CONFIG.findall("".join(cell.get("source", ""))):
+                message = (yaml.safe_load(block) or {}).get("failure_message")
+                if isinstance(message, str) and message.strip():
+                    found.append((message, f"notebooks/{path.name}"))
+    return found
 
 
 def _written(catalogue: Any) -> bytes:

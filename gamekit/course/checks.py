@@ -203,14 +203,16 @@ class CheckResult:
         self.result = result  # otter's own result, for whoever wants the details
         cases = [c for c in getattr(result, "test_case_results", []) if not c.test_case.hidden]
         self.passed = all(c.passed for c in cases)
-        self.hints = [
-            c.test_case.failure_message or _("a check of this exercise does not hold yet")
+        self.hints = [  # a check's hint is in the catalogue too (taken from the masters' test configs)
+            _(c.test_case.failure_message)
+            if c.test_case.failure_message
+            else _("a check of this exercise does not hold yet")
             for c in cases
             if not c.passed
         ]
 
     def lines(self) -> list[str]:
-        """The report in the language in force (`gamekit.i18n`); the hints as the check's author wrote them."""
+        """The report in the language in force (`gamekit.i18n`), the hints too (as the catalogue has them)."""
         if self.passed:
             return [
                 _(

@@ -165,7 +165,7 @@ class SelfStudy:
             try:
                 exec(compile(_doctest_code(case["code"]), f"<check {name}>", "exec"), dict(graded))
             except Exception as exc:  # the student's code may raise anything: that is a hint, not a crash
-                hint = case.get("hint") or f"{type(exc).__name__}: {exc}".strip()
+                hint = _(case["hint"]) if case.get("hint") else f"{type(exc).__name__}: {exc}".strip()
                 return CheckResult(label, "not yet", " ".join(hint.split()))
         if q.get("single") and q.get("answers"):
             wrong = [var for var, digest in q["answers"].items() if self._digest(env[var], q) != digest]
