@@ -124,7 +124,7 @@ def read_edition(path: str | Path, lang: str) -> nbformat.NotebookNode:
 # --- structure: what a translation keeps ----------------------------------------------------------
 
 _FENCE = re.compile(r"```.*?```", re.S)
-_CODE = re.compile(r"`([^`\n]+)`")
+_CODE = re.compile(r"`((?:[^`\n]|\n(?!\s*\n))+)`")  # a code span may wrap a line, never a paragraph
 _DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$")
 _LINK = re.compile(r"(!?)\[[^\]]*\]\(([^)\s]+)[^)]*\)")
@@ -147,7 +147,7 @@ def structure(text: str) -> dict[str, Any]:
     return {
         "headings": [len(h) for h in _HEADING.findall(rest)],
         "code blocks": fences,
-        "inline code": sorted(Counter(code).elements()),
+        "inline code": sorted(Counter(" ".join(c.split()) for c in code).elements()),
         "math": sorted(Counter(m.strip() for m in display + inline).elements()),
         "links": sorted(target for bang, target in links if not bang),
         "images": sorted([target for bang, target in links if bang] + _HTML_IMG.findall(rest)),
