@@ -117,6 +117,8 @@ def test_import_pairs_stamps_and_a_change_of_the_english_makes_the_german_stale(
     assert de.cells[2].source.startswith("**Aufgabe 1.1**")
     assert de.cells[2].metadata["self_study_hint"] == "schau dir x an"
     assert de.cells[2]["id"] == "c2" and de.metadata["gamekit"]["lang"] == "de"
+    import_cells(nb, {"c0": nb.cells[1].source})  # translated again: the German cell keeps its id
+    assert [c.get("id") for c in nb.cells] == ["c0", "c0-de", "c1", "c2", "c2-de"]
     nb.cells[0].source += " One more sentence."
     assert pairing_problems(nb, "tiny") == [
         "tiny cell 0 (id c0): German translation is stale (the English cell changed): " + repr(nb.cells[0].source[:50])
@@ -132,6 +134,7 @@ def test_import_pairs_stamps_and_a_change_of_the_english_makes_the_german_stale(
         ("# Titel\n\nEtwas `answer_1_2` und $n \\bmod 8$ und ein [Link](https://example.org).", "inline code"),
         ("# Titel\n\nEtwas `answer_1_1` und $n$ und ein [Link](https://example.org).", "math"),
         ("# Titel\n\nEtwas `answer_1_1` und $n \\bmod 8$ und ein [Link](https://example.com).", "links"),
+        ("# Titel\n\nEtwas `answer_1_1 x` und $n \\bmod 8$ und ein [Link](https://example.org).", "inline code"),
     ],
 )
 def test_a_pair_whose_structure_differs_is_named(german, what):

@@ -252,6 +252,7 @@ def import_cells(nb: nbformat.NotebookNode, translations: dict[str, Any]) -> int
         if HINT_KEY in english.metadata and not (isinstance(hint, str) and hint.strip()):
             raise ValueError(f"cell {key!r} has a self-study hint: give its German as 'german_hint'")
         prepared[key] = (text, hint)
+    earlier = {c.metadata.get(TRANSLATES_KEY): c.get("id") for c in nb.cells if is_translation(c)}
     cells = []
     for cell in nb.cells:
         if is_translation(cell) and cell.metadata.get(TRANSLATES_KEY) in prepared:
@@ -260,7 +261,7 @@ def import_cells(nb: nbformat.NotebookNode, translations: dict[str, Any]) -> int
         if cell.cell_type == "markdown" and not is_translation(cell) and cell.get("id") in prepared:
             text, hint = prepared[cell["id"]]
             de = nbformat.v4.new_markdown_cell(text.rstrip("\n"))
-            de["id"] = _new_id(cell["id"], nb)
+            de["id"] = earlier.get(cell["id"]) or _new_id(cell["id"], nb)  # a new translation keeps its cell's id
             de.metadata = nbformat.NotebookNode(copy.deepcopy(_shared_metadata(cell)))
             if hint is not None:
                 de.metadata[HINT_KEY] = hint
