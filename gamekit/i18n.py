@@ -4,7 +4,8 @@ The language is state, never an edited code cell: `set_language("de")` switches 
 goes through this module, `get_language()` says which one is in force, and the environment variable
 `GAMEKIT_LANG` (read when this module is first imported; the German build sets it) chooses the
 language a process starts with; without it, a file `edition-language` in the package (a published
-German edition has one) does. English is the default, and in English every helper returns the
+German edition has one) does, or a file `.gamekit-language` in the working folder (the German build
+writes one beside its student copies and solutions). English is the default, and in English every helper returns the
 source string unchanged, so the English edition's output is byte for byte what it was before.
 
 Code marks what a person reads with the helpers of gettext:
@@ -49,6 +50,7 @@ __all__ = [
     "check_messages",
     "extract_messages",
     "get_language",
+    "mark_folder",
     "ngettext",
     "pgettext",
     "set_language",
@@ -84,16 +86,34 @@ def _checked(language: object, where: str = "language") -> str:
 EDITION_FILE = "edition-language"
 
 
+#: A file in a folder of built notebooks (`--lang de` writes it beside the German student copies and
+#: solutions): a kernel started there (its working folder) speaks that language.
+FOLDER_FILE = ".gamekit-language"
+
+
 def _from_environment() -> str:
+    """The language a process starts with: GAMEKIT_LANG, else the package's `edition-language` file, else
+    a `.gamekit-language` file in the working folder, else English."""
     value = os.environ.get(ENVIRONMENT_VARIABLE, "")
     if value:
         return _checked(value, f"the environment variable {ENVIRONMENT_VARIABLE}")
-    marker = _PACKAGE / EDITION_FILE
-    try:
-        text = marker.read_text(encoding="utf-8").strip()
-    except OSError:
-        return LANGUAGES[0]
-    return _checked(text, f"the file {marker}")
+    for marker in (_PACKAGE / EDITION_FILE, Path.cwd() / FOLDER_FILE):
+        try:
+            text = marker.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        return _checked(text, f"the file {marker}")
+    return LANGUAGES[0]
+
+
+def mark_folder(folder: str | Path, language: str) -> None:
+    """Make kernels started in `folder` speak `language` (a `.gamekit-language` file there; English: none)."""
+    marker = Path(folder) / FOLDER_FILE
+    if _checked(language) == LANGUAGES[0]:
+        marker.unlink(missing_ok=True)
+    else:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        marker.write_text(language + "\n", encoding="utf-8")
 
 
 _language: str = _from_environment()

@@ -208,3 +208,27 @@ def test_the_glossary_quotes_the_sources_exactly():
     assert len(quotes) >= 50
     wrong = [f"{s}:{n} {q!r}" for s, n, q in quotes if q not in seeds[s][int(n) - 1]]
     assert wrong == [], f"not in the seed's line: {wrong}"
+
+
+def _language_in(folder, env_language=None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "GAMEKIT_LANG"}
+    if env_language is not None:
+        env["GAMEKIT_LANG"] = env_language
+    code = "import gamekit.i18n as i; print(i.get_language())"
+    return subprocess.run([sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True)
+
+
+def test_a_folder_of_german_copies_makes_its_kernels_speak_german(tmp_path):
+    """`--lang de` writes `.gamekit-language` beside the German student copies and solutions: a kernel
+    started there (its working folder) speaks German with no cell edited; GAMEKIT_LANG still wins;
+    a damaged file is refused with its name, English takes no file."""
+    assert _language_in(tmp_path).stdout.strip() == "en"
+    i18n.mark_folder(tmp_path, "de")
+    assert (tmp_path / ".gamekit-language").read_text(encoding="utf-8").strip() == "de"
+    assert _language_in(tmp_path).stdout.strip() == "de"
+    assert _language_in(tmp_path, "en").stdout.strip() == "en"
+    (tmp_path / ".gamekit-language").write_text("klingon\n", encoding="utf-8")
+    bad = _language_in(tmp_path)
+    assert bad.returncode != 0 and ".gamekit-language" in bad.stderr and "'klingon'" in bad.stderr
+    i18n.mark_folder(tmp_path, "en")
+    assert not (tmp_path / ".gamekit-language").exists() and _language_in(tmp_path).stdout.strip() == "en"

@@ -388,7 +388,7 @@ def assign_notebook(
     Raises ValueError if `master` is not in the assignment format or its student copy would
     leak a secret, RuntimeError if `otter assign` fails (for example: a solution fails its tests).
     """
-    from ..i18n import use_language
+    from ..i18n import mark_folder, use_language
     from .bilingual import read_edition
     from .execute import kernel_language
 
@@ -424,6 +424,7 @@ def assign_notebook(
             raise ValueError(f"the student copy of {master.name} would leak: " + "; ".join(leaks[:5]))
         student = folder / file_name
         nbformat.write(student_nb, student)
+        mark_folder(folder, lang)  # a kernel started beside the copy speaks its language (gamekit.i18n)
         autograder = graders / f"{master.stem}-autograder.zip"
         shutil.copyfile(zips[0], autograder)
         from .cases import SPEC_FILE, spec
