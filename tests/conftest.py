@@ -35,13 +35,17 @@ def pytest_collection_modifyitems(config, items):
 # other tests. pytest-xdist's `loadgroup` would keep them together, but with pytest 9.2 its group names
 # no longer reach the scheduler, so the suite schedules its own way: each notebook's tests are one unit
 # of work, every other test a unit of its own, in the order collected (fast tests first).
-_PER_NOTEBOOK = re.compile(r"^tests/test_notebooks\.py::\w+\[(?P<notebook>[^\]]+)\]$")
+# tests/test_check_agreement.py runs each chapter in-process once for its two tests: one unit per chapter too.
+_PER_NOTEBOOK = re.compile(r"^tests/(?P<file>test_notebooks|test_check_agreement)\.py::\w+\[(?P<notebook>[^\]]+)\]$")
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit of work a test belongs to: its notebook's for tests/test_notebooks.py, else its own."""
+    """The unit of work a test belongs to: its notebook's for tests/test_notebooks.py (and its chapter's for
+    tests/test_check_agreement.py), else its own."""
     found = _PER_NOTEBOOK.match(nodeid)
-    return f"notebook {found['notebook']}" if found else nodeid
+    if not found or "german_edition" in nodeid:  # the German edition runs on its own: another worker may take it
+        return nodeid
+    return f"notebook {found['notebook']}" if found["file"] == "test_notebooks" else f"agreement {found['notebook']}"
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -44,6 +44,10 @@ def test_a_notebooks_tests_are_one_unit_of_work_and_other_tests_their_own():
     assert work_unit(ids[0]) != work_unit("tests/test_notebooks.py::test_a[02-red-and-blue-numbers]")
     other, plain = "tests/test_grade.py::test_x[01-subtraction-game]", "tests/test_notebooks.py::test_plain"
     assert work_unit(other) == other and work_unit(plain) == plain
+    german = "tests/test_notebooks.py::test_the_german_edition_executes_and_exports[01-subtraction-game]"
+    assert work_unit(german) == german  # its own execution: free to run beside the English one
+    agreement = [f"tests/test_check_agreement.py::{t}[05-generalized-nim]" for t in ("test_a", "test_b")]
+    assert len({work_unit(i) for i in agreement}) == 1 and work_unit(agreement[0]) != work_unit(ids[0])
 
 
 @pytest.mark.slow  # runs a pytest session of its own with two workers (seconds)
