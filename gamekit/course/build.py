@@ -36,6 +36,7 @@ from pathlib import Path
 
 import nbformat
 
+from ..i18n import _, pgettext
 from . import assign
 from .assets import (
     ASSET_PACKAGES,
@@ -160,7 +161,9 @@ SLIDES_TEMPLATE = (
     + "\n"
 )
 # In the HTML page to read, solutions (shown only with --with-solutions, and in the solutions
-# set) are folded away (click to open): folded-cells.j2.
+# set) are folded away (click to open): folded-cells.j2. The words the templates show (the fold's
+# label, a figure's data table's, a figure's alt text of last resort) are not in them: they come
+# through gettext as the exporters' resources (`template_labels`), in the language in force.
 HTML_TEMPLATE = (
     _HEAD
     + "\n\n"
@@ -197,12 +200,24 @@ def notebook_language(nb: nbformat.NotebookNode) -> str:
     return str(nb.metadata.get("gamekit", {}).get("lang", "en"))
 
 
+def template_labels() -> dict[str, str]:
+    """The words our templates show students (`resources["gamekit_labels"]`), in the language in force (gettext)."""
+    return {
+        "solution": _("Solution (click to open)"),
+        "data": _("The data behind this figure"),
+        # TRANSLATORS: the alt text of a figure that has no description of its own (read by a screen reader).
+        "figure": pgettext("alt text of an image", "figure"),
+    }
+
+
 def slides_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
-    """An executed notebook as reveal.js slides (HTML text) whose assets live in `lib/`."""
+    """An executed notebook as reveal.js slides (HTML text) whose assets live in `lib/`; the templates'
+    words in the language in force (`template_labels`)."""
     from nbconvert import SlidesExporter
 
     exporter = SlidesExporter(raw_template=SLIDES_TEMPLATE, language_code=notebook_language(nb), **asset_config(local))
-    body, _ = exporter.from_notebook_node(split_long_slides(figures_as_png(nb)))
+    resources = {"gamekit_labels": template_labels()}
+    body, _resources = exporter.from_notebook_node(split_long_slides(figures_as_png(nb)), resources=resources)
     return body
 
 
@@ -210,13 +225,15 @@ def page_html(nb: nbformat.NotebookNode, local: bool = True) -> str:
     """An executed notebook as one HTML page (JupyterLab look) whose assets live in `lib/`.
 
     A widget that left a picture of itself is shown as that picture, with its alt text: on a page
-    to read or print its controls would do nothing, and the picture says what it showed.
+    to read or print its controls would do nothing, and the picture says what it showed. The templates'
+    words are in the language in force (`template_labels`).
     """
     from nbconvert import HTMLExporter
 
     config = {k: v for k, v in asset_config(local).items() if not k.startswith("reveal")}
     exporter = HTMLExporter(raw_template=HTML_TEMPLATE, language_code=notebook_language(nb), **config)
-    body, _ = exporter.from_notebook_node(widget_pictures(figures_as_png(nb)), resources={"gamekit_tables": True})
+    resources = {"gamekit_tables": True, "gamekit_labels": template_labels()}
+    body, _resources = exporter.from_notebook_node(widget_pictures(figures_as_png(nb)), resources=resources)
     return body
 
 
@@ -267,10 +284,10 @@ def write_html(
 def _widget_note(chapter: str, alt: str = "") -> nbformat.NotebookNode:
     """The caption under a widget; it carries the widget's alt text (`data-alt`), which a small
     script (`templates/widget-alt.html`) gives to the pictures the widget renderer draws without one."""
-    text = (
-        f"A picture of the widget, not the widget itself: to play with it, open notebook "
-        f"{chapter} in JupyterLab and run its cells."
-    )
+    text = _(
+        "A picture of the widget, not the widget itself: to play with it, open notebook {chapter} in JupyterLab "
+        "and run its cells."
+    ).format(chapter=chapter)
     data_alt = f" data-alt='{html_lib.escape(alt, quote=True)}'" if alt else ""
     return nbformat.v4.new_output(
         "display_data",

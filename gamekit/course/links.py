@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
+from ..i18n import _, pgettext
 from .titles import lesson_title
 
 __all__ = [
@@ -134,7 +135,7 @@ def forge_of(repo: str, forge: str | None = None) -> str:
         if forge not in FORGES:
             raise ValueError(f"--forge {forge!r} is not known: use one of {', '.join(FORGES)}")
         return forge
-    host, _ = _host_parts(_check_repo(repo))
+    host, _path = _host_parts(_check_repo(repo))
     host = host.rsplit("@", 1)[-1].split(":", 1)[0]
     if host in ("github.com", "www.github.com"):
         return "github"
@@ -210,28 +211,46 @@ def lesson_links(
 
 def render(links: Sequence[LessonLinks], form: str) -> str:
     """The links as `markdown` (a table), `html` (a list, for a web page or Moodle's editor) or
-    `moodle` (one block per lesson with the fields of Moodle's "URL" resource: name, external URL, description)."""
+    `moodle` (one block per lesson with the fields of Moodle's "URL" resource: name, external URL, description),
+    in the language in force (gamekit.i18n; Moodle's field names as a Moodle in that language shows them)."""
     if form == "markdown":
-        rows = ["| lesson | on the hub | Binder (best effort) | download |", "|---|---|---|---|"]
+        # TRANSLATORS: a markdown table's header row: keep the four cells and their pipes.
+        rows = [_("| lesson | on the hub | Binder (best effort) | download |"), "|---|---|---|---|"]
         rows += [
-            f"| {ln.title} | [open]({ln.hub}) | [Binder]({ln.binder}) | [{ln.file}]({ln.download}) |" for ln in links
+            # TRANSLATORS: a markdown table's row under "| lesson | on the hub | Binder | download |": keep the
+            # pipes, the links' [text](target) form and every placeholder.
+            _("| {title} | [open]({hub}) | [Binder]({binder}) | [{file}]({download}) |").format(
+                title=ln.title, hub=ln.hub, binder=ln.binder, file=ln.file, download=ln.download
+            )
+            for ln in links
         ]
         return "\n".join(rows) + "\n"
     if form == "html":
         e = html.escape
         items = [
-            f'<li>{e(ln.title)}: <a href="{e(ln.hub)}">open on the hub</a> '
-            f'(or <a href="{e(ln.binder)}">on Binder, best effort, nothing is kept</a>; '
-            f'<a href="{e(ln.download)}" download>download {e(ln.file)}</a>)</li>'
+            "<li>"
+            # TRANSLATORS: HTML: keep the tags, their attributes and every placeholder as they are.
+            + _(
+                '{title}: <a href="{hub}">open on the hub</a> (or <a href="{binder}">on Binder, best effort, '
+                'nothing is kept</a>; <a href="{download}" download>download {file}</a>)'
+            ).format(title=e(ln.title), hub=e(ln.hub), binder=e(ln.binder), download=e(ln.download), file=e(ln.file))
+            + "</li>"
             for ln in links
         ]
         return '<ul class="gamekit-lessons">\n' + "\n".join(items) + "\n</ul>\n"
     if form == "moodle":
+        # the fields of Moodle's "URL" resource, named as Moodle shows them (the teacher copies each into its field)
+        # TRANSLATORS: this and the next two: a label of Moodle's form for a URL resource, as that Moodle shows it.
+        name = pgettext("Moodle's URL resource: a field", "Name")
+        url = pgettext("Moodle's URL resource: a field", "External URL")
+        about = pgettext("Moodle's URL resource: a field", "Description")
         blocks = [
-            f"Name: {ln.title}\nExternal URL: {ln.hub}\n"
-            f"Description: Opens {ln.file} in your JupyterHub home (your edits are kept when the lesson is "
-            f"updated). Without the hub: Binder (best effort, nothing is kept) {ln.binder} or download "
-            f"{ln.download}\n"
+            f"{name}: {ln.title}\n{url}: {ln.hub}\n{about}: "
+            + _(
+                "Opens {file} in your JupyterHub home (your edits are kept when the lesson is updated). Without "
+                "the hub: Binder (best effort, nothing is kept) {binder} or download {download}"
+            ).format(file=ln.file, binder=ln.binder, download=ln.download)
+            + "\n"
             for ln in links
         ]
         return "\n".join(blocks)

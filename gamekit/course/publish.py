@@ -24,6 +24,7 @@ nbgitpuller can merge the new version into the copies students already edited.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -38,6 +39,7 @@ from urllib.parse import quote
 
 import nbformat
 
+from ..i18n import N_, _
 from .assign import Assigned, assign_all, is_assignment, student_leaks
 from .bilingual import read_edition
 from .selfstudy import SELF_STUDY_NOTE
@@ -118,19 +120,24 @@ def _environment_yml(pins: list[str]) -> str:
 
 
 def _check_text(self_study: bool) -> str:
+    """What the check cell under each exercise says, in the language in force (gamekit.i18n)."""
     if self_study:
-        return (
+        # TRANSLATORS: "correct", "not yet": the verdicts the check shows (German: „richtig“, „noch nicht“).
+        return _(
             'The cell under each exercise, `grader.check("...")`, says "correct" or "not yet" (with a hint); '
             "run it again after each change."
         )
-    return (
+    return _(
         'The cell under each exercise, `grader.check("...")`, runs its public checks: it says "not yet" with '
         "a hint, or that your answer has the right form. The points come from your teacher's hidden tests, "
         "after you hand in."
     )
 
 
-HAND_IN = """How to hand in a lesson (one notebook per lesson, through Moodle):
+#: How a student hands in a lesson (class editions), translated where it is shown: `_(HAND_IN)`.
+# TRANSLATORS: markdown (a numbered list); keep {example} and the backticks; the menus are JupyterLab's
+# (German: Datei → Notebook speichern, Datei → Herunterladen) and Moodle's ("Add submission": „Abgabe hinzufügen“).
+HAND_IN = N_("""How to hand in a lesson (one notebook per lesson, through Moodle):
 
 1. Save the lesson in JupyterLab (File → Save Notebook, or Ctrl+S).
 2. With the lesson open, choose File → Download: your browser saves the file `{example}` (the
@@ -140,7 +147,7 @@ HAND_IN = """How to hand in a lesson (one notebook per lesson, through Moodle):
    not matter; a second upload before the deadline replaces the first.
 
 Answers you write in text cells (the "explain" exercises) are read and graded by your teacher;
-the others are graded by the autograder. Your feedback appears in Moodle beside the grade."""
+the others are graded by the autograder. Your feedback appears in Moodle beside the grade.""")
 
 
 def start_page_notebook(
@@ -148,75 +155,127 @@ def start_page_notebook(
 ) -> nbformat.NotebookNode:
     """The edition's start page for students on a hub: open a lesson, run it, check an answer, hand
     it in (class editions), and where the solutions appear. `lessons` are (file, title) of the
-    edition's lessons; the page names no other file and no command (no `pip`, no `python -m`)."""
+    edition's lessons; the page names no other file and no command (no `pip`, no `python -m`).
+
+    Its words are in the language in force (gamekit.i18n; `publish` sets `lang`'s); with `lang` "de" it also says
+    how to switch JupyterLab's own menus to German (the edition installs its language pack)."""
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
     listing = "\n".join(f"- [{title}]({quote(file)})" for file, title in lessons)
     example = lessons[0][0] if lessons else "01-subtraction-game-student.ipynb"
-    solutions = (
-        "This edition is for working alone: the check under each exercise tells you when an answer is "
-        "right. If you are stuck, read the hint again, then ask in your course's forum."
-        if self_study
-        else "The solutions are not in this folder. Your teacher releases them after the deadline of each "
-        "lesson, as a page in the Moodle course (beside the lesson's assignment)."
-    )
+    if self_study:
+        solutions = _(
+            "## Solutions\n\nThis edition is for working alone: the check under each exercise tells you when an "
+            "answer is right. If you are stuck, read the hint again, then ask in your course's forum."
+        )
+    else:
+        solutions = _(
+            "## Solutions\n\nThe solutions are not in this folder. Your teacher releases them after the deadline "
+            "of each lesson, as a page in the Moodle course (beside the lesson's assignment)."
+        )
+    # the check cell's words are code: its message goes into an f-string literal (json's quoting is Python's)
+    ready = _("Everything is in place (gamekit {version}).").format(version="{gamekit.__version__}")
     cells = [
         new_markdown_cell(
-            f"# {START_TITLE}\n\nThe lessons of the course, on your JupyterHub. Everything you need is in this "
-            "folder: the lessons, and the course's Python package `gamekit/` that they use. Nothing needs "
-            "installing."
+            f"# {_(START_TITLE)}\n\n"
+            + _(
+                "The lessons of the course, on your JupyterHub. Everything you need is in this folder: the "
+                "lessons, and the course's Python package `gamekit/` that they use. Nothing needs installing."
+            )
         ),
         new_markdown_cell(
-            "## Open a lesson\n\nClick a lesson below (or its link in Moodle; both open the same file), or "
-            "double-click its file in the file browser on the left:\n\n" + listing
+            _(
+                "## Open a lesson\n\nClick a lesson below (or its link in Moodle; both open the same file), or "
+                "double-click its file in the file browser on the left:"
+            )
+            + "\n\n"
+            + listing
         ),
         new_markdown_cell(
-            "## Run it\n\nRun the cells from the top, one at a time with Shift+Enter, or all at once with "
-            "Run → Run All Cells. If something looks wrong, Kernel → Restart Kernel and Run All Cells starts "
-            "afresh. Try it on the cell below: it says whether everything is in place."
+            # TRANSLATORS: the menus are JupyterLab's (German: Ausführen → Alle Zellen ausführen, Kernel → Kernel
+            # neu starten und alle Zellen ausführen); Shift+Enter is Umschalt+Eingabe.
+            _(
+                "## Run it\n\nRun the cells from the top, one at a time with Shift+Enter, or all at once with "
+                "Run → Run All Cells. If something looks wrong, Kernel → Restart Kernel and Run All Cells starts "
+                "afresh. Try it on the cell below: it says whether everything is in place."
+            )
         ),
         new_code_cell(
             "import gamekit\n"
-            "from gamekit.course.checks import PublicChecks  # what the check under each exercise uses\n\n"
-            'print(f"Everything is in place (gamekit {gamekit.__version__}).")'
+            "from gamekit.course.checks import PublicChecks  # "
+            + _("what the check under each exercise uses")
+            + "\n\nprint(f"
+            + json.dumps(ready, ensure_ascii=False)
+            + ")"
         ),
         new_markdown_cell(
-            "## Check an answer\n\nEach exercise has a cell for your answer (it starts as `...`). "
+            _("## Check an answer\n\nEach exercise has a cell for your answer (it starts as `...`).")
+            + " "
             + _check_text(self_study)
         ),
     ]
     if not self_study:
-        cells.append(new_markdown_cell("## Hand in\n\n" + HAND_IN.format(example=example)))
+        cells.append(new_markdown_cell(_("## Hand in") + "\n\n" + _(HAND_IN).format(example=example)))
     cells += [
         new_markdown_cell(
-            "## When your teacher updates a lesson\n\nOpen the lesson's link in Moodle again: the new "
-            "version is merged into your copy and your own edits stay (where you and your teacher changed "
-            "the same cell, your version is kept)."
+            _(
+                "## When your teacher updates a lesson\n\nOpen the lesson's link in Moodle again: the new "
+                "version is merged into your copy and your own edits stay (where you and your teacher changed "
+                "the same cell, your version is kept)."
+            )
         ),
-        new_markdown_cell("## Solutions\n\n" + solutions),
+        new_markdown_cell(solutions),
     ]
     for k, cell in enumerate(cells):  # fixed ids: the same page is the same file (a republish commits nothing)
         cell.id, cell.metadata["slideshow"] = f"start-here-{k}", {"slide_type": "skip"}
+    if lang == "de":  # after the "Run it" section: JupyterLab's own menus in German (the other cells keep their ids)
+        language = new_markdown_cell(_lab_language_text(LANGUAGE_PACKS["de"][0]))
+        language.id, language.metadata["slideshow"] = "start-here-lab-language", {"slide_type": "skip"}
+        cells.insert(4, language)
     return tidy_notebook(new_notebook(cells=cells))
 
 
+def _lab_language_text(pack: str) -> str:
+    """The German start page's cell on switching JupyterLab's own menus to German (its language pack `pack`)."""
+    # TRANSLATORS: shown in the German edition only. Settings → Language → German (Germany) - Deutsch
+    # (Deutschland) and "Change and reload" are JupyterLab's English menu and button (its menus start in
+    # English): keep them in English; "Einstellungen → Sprache" is the same menu once it is German.
+    return _(
+        "## JupyterLab's menus in German\n\nThis folder's `requirements.txt` installs JupyterLab's German "
+        "language pack, `{pack}`. To switch JupyterLab's own menus to German, choose Settings → Language → "
+        'German (Germany) - Deutsch (Deutschland) and confirm with "Change and reload": the page reloads in '
+        "German. Once the menus are German, the same menu is Einstellungen → Sprache."
+    ).format(pack=pack)
+
+
 def _student_readme(lessons: list[tuple[str, str]], self_study: bool) -> str:
+    """The edition's README.md for students, in the language in force (gamekit.i18n)."""
     listing = "\n".join(f"- [{title}]({quote(name)}) (`{name}`)" for name, title in lessons)
-    example = next((name for name, _ in lessons if name != START_PAGE), "NN-title-student.ipynb")
-    hand_in = "" if self_study else "\n" + HAND_IN.format(example=example) + "\n"
-    return f"""# Games and the algorithms that play them: the lessons
+    example = next((name for name, _title in lessons if name != START_PAGE), "NN-title-student.ipynb")
+    hand_in = "" if self_study else "\n" + _(HAND_IN).format(example=example) + "\n"
+    start = _(
+        "Start with [{start}]({page}). Open a lesson, run its cells from the top (Shift+Enter),\n"
+        "and answer the exercises in the cells marked `...`."
+    ).format(start=_(START_TITLE), page=START_PAGE)
+    updates = _(
+        "When your teacher updates a lesson, open its link again: the new version is merged into your copy\n"
+        "and your own edits stay. A cell you changed and your teacher changed too keeps your version."
+    )
+    package = _(
+        "The folder `gamekit/` is the course's Python package (the lessons import it; its data files are\n"
+        "in `gamekit/data/`). To work on your own computer instead of the hub: install the packages in\n"
+        "`requirements.txt`, then start JupyterLab in this folder."
+    )
+    title = _("# Games and the algorithms that play them: the lessons")
+    return f"""{title}
 
-Start with [{START_TITLE}]({START_PAGE}). Open a lesson, run its cells from the top (Shift+Enter),
-and answer the exercises in the cells marked `...`. {_check_text(self_study)}
+{start} {_check_text(self_study)}
 
-When your teacher updates a lesson, open its link again: the new version is merged into your copy
-and your own edits stay. A cell you changed and your teacher changed too keeps your version.
+{updates}
 
 {listing}
 {hand_in}
-The folder `gamekit/` is the course's Python package (the lessons import it; its data files are
-in `gamekit/data/`). To work on your own computer instead of the hub: install the packages in
-`requirements.txt`, then start JupyterLab in this folder.
+{package}
 """
 
 
