@@ -461,6 +461,8 @@ def build_solutions(
 ) -> list[Path]:
     """The self-study set in `_build/solutions/`: each master executed without speaker notes and
     tests, solutions shown, as .ipynb (outputs kept) and .html (solutions folded, click to open)."""
+    from ..i18n import mark_folder
+
     paths = paths or default_paths()
     notebooks = list(notebooks)
     written = []
@@ -483,6 +485,7 @@ def build_solutions(
 
         stored.metadata["kernelspec"] = dict(KERNELSPEC)
         nbformat.write(stored, target)
+        mark_folder(paths.solutions, lang)  # opened in Lab, the solutions' kernel speaks their language
         written.append(target)
         local = _prepare_offline(paths, paths.solutions, offline)
         html_path = paths.solutions / f"{path.stem}-solutions.html"
