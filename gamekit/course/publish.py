@@ -71,6 +71,7 @@ EDITION_PACKAGES = (
     "ipykernel",
     "nbgitpuller",
     "jsonschema",  # pinned below 4.25 (see pyproject.toml): reading a notebook stays fast
+    "babel",  # the German edition's catalogue (gamekit/i18n.py reads it when the language is German)
 )
 #: JupyterLab's language pack per edition language: a hub's menus speak the edition's language too.
 LANGUAGE_PACKS: dict[str, tuple[str, ...]] = {"de": ("jupyterlab-language-pack-de-DE",)}
