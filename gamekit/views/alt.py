@@ -20,13 +20,17 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..i18n import _, ngettext, pgettext
+
 __all__ = [
     "alt_table",
     "plain_text",
     "alt_text",
     "describe_axes",
+    "figure_kind",
     "figure_metadata",
     "FIGURE_KINDS",
+    "headed",
     "img_html",
     "install",
     "set_alt",
@@ -45,8 +49,48 @@ FIGURE_KINDS = (
 )
 
 _ALT = "_gamekit_alt"
-_MARKER_WORDS = {"o": "circles", "s": "squares", "x": "crosses", ".": "dots", "^": "triangles", "v": "triangles down"}
 _TABLE = "_gamekit_alt_table"
+
+
+def figure_kind(kind: str) -> str:
+    """The name of a kind of figure (one of FIGURE_KINDS, or "Board strip") in the language in force."""
+    names = {
+        # TRANSLATORS: the kind of figure an alt text starts with ("Bar chart: 3 bars; ...")
+        "Bar chart": _("Bar chart"),
+        "Line chart": _("Line chart"),
+        "Heat map": _("Heat map"),
+        "Scatter plot": _("Scatter plot"),
+        # TRANSLATORS: a kind of figure: nodes joined by edges
+        "Graph": pgettext("figure", "Graph"),
+        # TRANSLATORS: a kind of figure: a tree of nodes
+        "Tree": pgettext("figure", "Tree"),
+        # TRANSLATORS: a kind of figure: a game board drawn
+        "Board": pgettext("figure", "Board"),
+        # TRANSLATORS: a kind of figure: a row of game boards side by side
+        "Board strip": _("Board strip"),
+        # TRANSLATORS: a kind of figure of no more specific kind
+        "Chart": pgettext("figure", "Chart"),
+    }
+    return names[kind]
+
+
+def headed(kind: str, title: str | None, body: str) -> str:
+    """An alt text: the kind of figure (in the language in force), its title in brackets when it has
+    one, and what it shows: "Bar chart (title): body", or "Bar chart: body" without a title."""
+    return f"{figure_kind(kind)} ({title}): {body}" if title else f"{figure_kind(kind)}: {body}"
+
+
+def _marker_word(marker: str) -> str:
+    """What points drawn with a matplotlib marker look like, in words ("circles"), else the marker's repr."""
+    words = {
+        "o": pgettext("markers", "circles"),
+        "s": pgettext("markers", "squares"),
+        "x": pgettext("markers", "crosses"),
+        ".": pgettext("markers", "dots"),
+        "^": pgettext("markers", "triangles"),
+        "v": pgettext("markers", "triangles down"),
+    }
+    return words.get(marker, repr(marker))
 
 
 _TEX_WORDS = {
@@ -75,7 +119,7 @@ def plain_text(text: str) -> str:
         body = m.group(1)
         for word, said in _TEX_WORDS.items():
             body = re.sub(re.escape(word) + r"(?![A-Za-z])", said, body)
-        for _ in range(4):  # nested groups, innermost first
+        for _round in range(4):  # nested groups, innermost first
             body = re.sub(r"\\frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1/\2)", body)
             body = re.sub(
                 r"\^\{([^{}]*)\}", lambda g: "^" + (g.group(1) if len(g.group(1)) == 1 else f"({g.group(1)})"), body
@@ -127,7 +171,7 @@ def _is_colorbar(ax: Any) -> bool:
 
 def _titled(ax: Any, kind: str, body: str) -> str:
     title = plain_text(ax.get_title().strip().replace("\n", " "))
-    return f"{kind}" + (f" ({title})" if title else "") + f": {body}"
+    return headed(kind, title, body)
 
 
 def _series(ax: Any) -> list[Any]:
@@ -158,7 +202,10 @@ def describe_axes(ax: Any) -> str:
         if data is not None and data.size:
             rows, cols = data.shape[:2]
             lo, hi = float(data.min()), float(data.max())
-            return _titled(ax, "Heat map", f"{rows} by {cols} cells, values from {num(lo)} to {num(hi)}")
+            body = _("{rows} by {cols} cells, values from {low} to {high}").format(
+                rows=rows, cols=cols, low=num(lo), high=num(hi)
+            )
+            return _titled(ax, "Heat map", body)
     bars = [c for c in ax.containers if isinstance(c, BarContainer)]
     if bars:
         patches = [p for c in bars for p in c.patches]
@@ -173,39 +220,79 @@ def describe_axes(ax: Any) -> str:
         }
         at = names.get(round(where[k], 6), num(where[k]) if not horizontal else "")
         what = ylabel if not horizontal else xlabel
-        body = f"{len(patches)} bars" + (f" of {what}" if what else "") + f"; the largest is {num(sizes[k])}"
-        return _titled(ax, "Bar chart", body + (f" at {at}" if at else ""))
+        n, largest = len(patches), num(sizes[k])
+        if what and at:
+            body = _("{n} bars of {what}; the largest is {size} at {at}").format(n=n, what=what, size=largest, at=at)
+        elif what:
+            body = _("{n} bars of {what}; the largest is {size}").format(n=n, what=what, size=largest)
+        elif at:
+            body = _("{n} bars; the largest is {size} at {at}").format(n=n, size=largest, at=at)
+        else:
+            body = _("{n} bars; the largest is {size}").format(n=n, size=largest)
+        return _titled(ax, "Bar chart", body)
     segments = sum(len(c.get_segments()) for c in ax.collections if isinstance(c, LineCollection))
     arrows = sum(isinstance(p, FancyArrowPatch) for p in ax.patches)
     points = [c for c in ax.collections if isinstance(c, PathCollection)]
     n_points = sum(int(np.shape(c.get_offsets())[0]) for c in points)
     if not ax.axison and n_points and (segments or arrows):
-        return _titled(ax, "Graph", f"{n_points} nodes and {segments + arrows} edges")
+        body = _("{nodes} nodes and {edges} edges").format(nodes=n_points, edges=segments + arrows)
+        return _titled(ax, "Graph", body)
     lines = _series(ax)
     if lines:
         ys = [float(y) for ln in lines for y in ln.get_ydata() if math.isfinite(float(y))]
         xs = [float(x) for ln in lines for x in ln.get_xdata() if math.isfinite(float(x))]
-        labels = [plain_text(ln.get_label()) for ln in lines if not ln.get_label().startswith("_")]
-        body = f"{len(lines)} line{'s' if len(lines) > 1 else ''}" + (f" ({'; '.join(labels)})" if labels else "")
+        labels = "; ".join(plain_text(ln.get_label()) for ln in lines if not ln.get_label().startswith("_"))
+        n = len(lines)
         if xs and ys:
-            body += f"; {xlabel or 'x'} from {num(min(xs))} to {num(max(xs))}"
-            body += f", {ylabel or 'y'} from {num(min(ys))} to {num(max(ys))}"
+            ranges = dict(x=xlabel or "x", x0=num(min(xs)), x1=num(max(xs)), y=ylabel or "y", y0=num(min(ys)))
+            ranges["y1"] = num(max(ys))
+            if labels:
+                body = ngettext(
+                    "{n} line ({labels}); {x} from {x0} to {x1}, {y} from {y0} to {y1}",
+                    "{n} lines ({labels}); {x} from {x0} to {x1}, {y} from {y0} to {y1}",
+                    n,
+                ).format(n=n, labels=labels, **ranges)
+            else:
+                body = ngettext(
+                    "{n} line; {x} from {x0} to {x1}, {y} from {y0} to {y1}",
+                    "{n} lines; {x} from {x0} to {x1}, {y} from {y0} to {y1}",
+                    n,
+                ).format(n=n, **ranges)
+        elif labels:
+            body = ngettext("{n} line ({labels})", "{n} lines ({labels})", n).format(n=n, labels=labels)
+        else:
+            body = ngettext("{n} line", "{n} lines", n).format(n=n)
         return _titled(ax, "Line chart", body)
     # points drawn one by one as markers (ax.plot(x, y, "o")) count as points too
     marks = [ln for ln in ax.lines if len(ln.get_xdata()) == 1 and ln.get_marker() not in (None, "", "None", " ")]
     n_points += len(marks)
     if n_points:
-        body = f"{n_points} points" + (f" of {ylabel} against {xlabel}" if xlabel and ylabel else "")
         kinds: dict[str, int] = {}
         for ln in marks:
             kinds[str(ln.get_marker())] = kinds.get(str(ln.get_marker()), 0) + 1
-        if len(kinds) > 1:
-            body += " (" + ", ".join(f"{n} drawn as {_MARKER_WORDS.get(m, repr(m))}" for m, n in kinds.items()) + ")"
+        shapes = ", ".join(
+            _("{n} drawn as {shapes}").format(n=n, shapes=_marker_word(m)) for m, n in kinds.items()
+        )  # named only when the points differ in shape
+        axes = xlabel and ylabel
+        # the English says "points" for one point too; another language may have a singular
+        if axes and len(kinds) > 1:
+            text = ngettext(
+                "{n} points of {y} against {x} ({shapes})", "{n} points of {y} against {x} ({shapes})", n_points
+            )
+        elif axes:
+            text = ngettext("{n} points of {y} against {x}", "{n} points of {y} against {x}", n_points)
+        elif len(kinds) > 1:
+            text = ngettext("{n} points ({shapes})", "{n} points ({shapes})", n_points)
+        else:
+            text = ngettext("{n} points", "{n} points", n_points)
+        body = text.format(n=n_points, y=ylabel, x=xlabel, shapes=shapes)
         return _titled(ax, "Scatter plot", body)
     texts = [t.get_text().strip() for t in ax.texts if t.get_text().strip()]
     if texts:
-        return _titled(ax, "Chart", f"{len(texts)} labels: " + ", ".join(texts[:12]))
-    return _titled(ax, "Chart", "empty")
+        said = ngettext("{n} labels: {labels}", "{n} labels: {labels}", len(texts))
+        return _titled(ax, "Chart", said.format(n=len(texts), labels=", ".join(texts[:12])))
+    # TRANSLATORS: an alt text's body for a chart with nothing drawn ("Chart: empty")
+    return _titled(ax, "Chart", pgettext("alt text", "empty"))
 
 
 def alt_text(fig: Any) -> str:
@@ -226,10 +313,12 @@ def alt_text(fig: Any) -> str:
         if text and text not in panels:
             panels.append(text)
     if not panels:
-        return "Chart: no data drawn"
+        return _("Chart: no data drawn")
     if len(panels) == 1:
         return panels[0]
-    return f"{len(panels)} panels. " + " ".join(f"{k}. {p}" for k, p in enumerate(panels, 1))
+    numbered = " ".join(f"{k}. {p}" for k, p in enumerate(panels, 1))
+    # TRANSLATORS: the alt text of a figure of several panels: "2 panels. 1. Bar chart: ... 2. Line chart: ..."
+    return _("{n} panels. {panels}").format(n=len(panels), panels=numbered)
 
 
 def alt_table(fig: Any) -> dict | None:

@@ -16,8 +16,9 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
 from ..arena import GameTable
+from ..i18n import _, pgettext
 from ..stats import Ratings
-from .alt import num, set_alt
+from .alt import headed, num, set_alt
 from .colors import BLACK, BLUE, GREY, RED
 
 __all__ = [
@@ -41,7 +42,7 @@ def draw_heat_map(table: GameTable, ax: Any = None, title: str | None = None, ce
     the score (cells="score")."""
     n = len(table.agents)
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, min(MAX_HEIGHT, 1.6 + 0.38 * n)))
+        ax = plt.subplots(figsize=(WIDTH, min(MAX_HEIGHT, 1.6 + 0.38 * n)))[1]
     score = table.score()
     im = ax.imshow(np.ma.masked_invalid(score), cmap=SCORE_CMAP, vmin=0, vmax=1, aspect="auto")
     for i in range(n):
@@ -55,24 +56,41 @@ def draw_heat_map(table: GameTable, ax: Any = None, title: str | None = None, ce
             ax.text(j, i, text, ha="center", va="center", color=GREY if i == j else BLACK, fontsize=FONT)
     ax.set_xticks(range(n), table.agents, rotation=30, ha="right", fontsize=FONT)
     ax.set_yticks(range(n), table.agents, fontsize=FONT)
-    ax.set_xlabel("opponent", fontsize=FONT)
-    what = "wins/draws/losses" if cells == "wdl" else "score"
-    ax.set_title(title or f"{table.game}: {what} of the row agent", fontsize=FONT + 2)
+    ax.set_xlabel(pgettext("arena", "opponent"), fontsize=FONT)
+    if cells == "wdl":
+        ax.set_title(
+            title or _("{game}: wins/draws/losses of the row agent").format(game=table.game), fontsize=FONT + 2
+        )
+    else:
+        ax.set_title(title or _("{game}: score of the row agent").format(game=table.game), fontsize=FONT + 2)
     bar = ax.figure.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
-    bar.set_label("score (win 1, draw ½)", fontsize=FONT)
+    bar.set_label(_("score (win 1, draw ½)"), fontsize=FONT)
     bar.ax.tick_params(labelsize=FONT)
     pairs = [(score[i, j], i, j) for i in range(n) for j in range(n) if i != j and np.isfinite(score[i, j])]
-    text = f"Heat map ({ax.get_title()}): {n} agents, each cell the row agent's {what} against the column agent"
+    if cells == "wdl":
+        text = _("{n} agents, each cell the row agent's wins/draws/losses against the column agent").format(n=n)
+    else:
+        text = _("{n} agents, each cell the row agent's score against the column agent").format(n=n)
     if pairs:
         best, i, j = max(pairs)
-        text += f"; the highest score is {best:.2f}, {table.agents[i]} against {table.agents[j]}"
+        text = _("{cells}; the highest score is {score}, {agent} against {opponent}").format(
+            cells=text, score=f"{best:.2f}", agent=table.agents[i], opponent=table.agents[j]
+        )
     rows = [
         [table.agents[i], table.agents[j], table.wins[i][j], table.draws[i][j], table.losses[i][j], score[i, j]]
         for i in range(n)
         for j in range(n)
         if i != j
     ]
-    set_alt(ax, text, (["agent", "opponent", "wins", "draws", "losses", "score"], rows))
+    columns = [
+        pgettext("arena", "agent"),
+        pgettext("arena", "opponent"),
+        pgettext("arena", "wins"),
+        pgettext("arena", "draws"),
+        pgettext("arena", "losses"),
+        pgettext("arena", "score"),
+    ]
+    set_alt(ax, headed("Heat map", ax.get_title(), text), (columns, rows))
     return ax.figure
 
 
@@ -99,11 +117,14 @@ def draw_ratings(ratings: Mapping[str, Ratings | Mapping[str, float]], fig: Any 
         ax.set_title(game, fontsize=FONT + 1)
         ax.axvline(0, color=BLACK, lw=0.8)
         said = ", ".join(f"{a} {num(round(values[a]))}" for a in reversed(order))
-        set_alt(ax, f"Bar chart ({game}): ratings of {len(order)} agents on the Elo scale, strongest first: {said}")
+        body = _("ratings of {n} agents on the Elo scale, strongest first: {ratings}").format(
+            n=len(order), ratings=said
+        )
+        set_alt(ax, headed("Bar chart", game, body))
         ax.tick_params(axis="x", labelsize=FONT)
     for ax in axes[k:]:
         ax.set_visible(False)
-    fig.supxlabel("rating (Elo scale: +400 = odds of 10 : 1); bars: 95 % bootstrap interval", fontsize=FONT)
+    fig.supxlabel(_("rating (Elo scale: +400 = odds of 10 : 1); bars: 95 % bootstrap interval"), fontsize=FONT)
     fig.tight_layout()
     return fig
 
@@ -115,9 +136,9 @@ def draw_ratings_by_seed(
     """One row per agent, one dot per run (seed) with its bootstrap interval: do the runs agree?
     Agents are sorted by their mean rating (sort=False: in the order given, bottom to top)."""
     agents = list(agents or per_seed[0].names)
-    labels = list(labels or [f"run {k}" for k in range(len(per_seed))])
+    labels = list(labels or [_("run {k}").format(k=k) for k in range(len(per_seed))])
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, min(MAX_HEIGHT, 0.45 * len(agents) + 1.6)))
+        ax = plt.subplots(figsize=(WIDTH, min(MAX_HEIGHT, 0.45 * len(agents) + 1.6)))[1]
     mean = {a: float(np.mean([r[a] for r in per_seed])) for a in agents}
     if sort:
         agents.sort(key=mean.__getitem__)
@@ -138,19 +159,23 @@ def draw_ratings_by_seed(
     ax.set_yticks(range(len(agents)), agents, fontsize=FONT)
     ax.tick_params(axis="x", labelsize=FONT)
     ax.axvline(0, color=GREY, lw=0.8)
-    ax.set_xlabel("rating (Elo scale), 95 % bootstrap interval", fontsize=FONT)
+    ax.set_xlabel(_("rating (Elo scale), 95 % bootstrap interval"), fontsize=FONT)
     ax.set_title(title, fontsize=FONT + 1)
     ax.legend(fontsize=FONT - 1, loc="lower right", ncol=1, framealpha=0.9)
     ax.grid(True, axis="x", color=GREY, lw=0.4)
-    said = "; ".join(
-        f"{a}: {' to '.join(num(round(v)) for v in sorted({min(r[a] for r in per_seed), max(r[a] for r in per_seed)}))}"
-        for a in reversed(agents)
-    )
-    set_alt(
-        ax,
-        f"Scatter plot{f' ({title})' if title else ''}: ratings of {len(agents)} agents in {len(per_seed)} runs, "
-        f"one marker per run; range over the runs, strongest first: {said}",
-    )
+
+    def spread(a: str) -> str:
+        low, high = min(r[a] for r in per_seed), max(r[a] for r in per_seed)
+        if low == high:
+            return f"{a}: {num(round(low))}"
+        # TRANSLATORS: an agent's ratings over several runs, lowest to highest ("perfect: 480 to 512")
+        return _("{agent}: {low} to {high}").format(agent=a, low=num(round(low)), high=num(round(high)))
+
+    said = "; ".join(spread(a) for a in reversed(agents))
+    body = _(
+        "ratings of {n} agents in {runs} runs, one marker per run; range over the runs, strongest first: {ranges}"
+    ).format(n=len(agents), runs=len(per_seed), ranges=said)
+    set_alt(ax, headed("Scatter plot", title, body))
     return ax.figure
 
 
@@ -162,7 +187,7 @@ def draw_time_vs_strength(
     values = r.as_dict() if isinstance(r, Ratings) else dict(r)
     tpm = table.time_per_move()
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, 5.0))
+        ax = plt.subplots(figsize=(WIDTH, 5.0))[1]
     names = [a for a in table.agents if tpm[a] > 0]
     xs = [1000 * tpm[a] for a in names]
     ys = [values[a] for a in names]
@@ -173,14 +198,18 @@ def draw_time_vs_strength(
     ax.scatter(xs, ys, color=RED, zorder=3)
     ax.set_xscale("log")
     ax.margins(x=0.15, y=0.12)
-    ax.set_xlabel("milliseconds per move (log scale)", fontsize=FONT)
-    ax.set_ylabel("rating", fontsize=FONT)
+    ax.set_xlabel(_("milliseconds per move (log scale)"), fontsize=FONT)
+    ax.set_ylabel(pgettext("axis", "rating"), fontsize=FONT)
     ax.tick_params(labelsize=FONT)
-    ax.set_title(f"{table.game}: cost against strength", fontsize=FONT + 1)
+    ax.set_title(_("{game}: cost against strength").format(game=table.game), fontsize=FONT + 1)
     ax.grid(True, which="major", color=GREY, lw=0.4)
     _place_labels(ax, names, xs, ys)
-    said = "; ".join(f"{a} {x:.3g} ms, rating {num(round(y))}" for a, x, y in zip(names, xs, ys))
-    set_alt(ax, f"Scatter plot ({ax.get_title()}): milliseconds per move against rating, {len(names)} agents: {said}")
+    said = "; ".join(
+        _("{agent} {ms} ms, rating {rating}").format(agent=a, ms=f"{x:.3g}", rating=num(round(y)))
+        for a, x, y in zip(names, xs, ys)
+    )
+    body = _("milliseconds per move against rating, {n} agents: {agents}").format(n=len(names), agents=said)
+    set_alt(ax, headed("Scatter plot", ax.get_title(), body))
     return ax.figure
 
 
@@ -190,15 +219,18 @@ def draw_rate_curve(
     notes: Sequence[str] | None = None,
     ax: Any = None,
     xlabel: str = "",
-    ylabel: str = "rate",
+    ylabel: str | None = None,
     title: str = "",
     logx: bool = True,
 ) -> Any:
-    """Rates k/n against x with 95 % Wilson intervals as error bars; `notes` label the points."""
+    """Rates k/n against x with 95 % Wilson intervals as error bars; `notes` label the points.
+    `ylabel` defaults to "rate" (in the language in force)."""
     from ..stats import wilson
 
+    if ylabel is None:
+        ylabel = pgettext("axis", "rate")
     if ax is None:
-        _, ax = plt.subplots(figsize=(WIDTH, 4.6))
+        ax = plt.subplots(figsize=(WIDTH, 4.6))[1]
     rates = [k / n for k, n in counts]
     bounds = [wilson(k, n) for k, n in counts]
     low = [r - lo for r, (lo, _) in zip(rates, bounds)]
@@ -217,14 +249,20 @@ def draw_rate_curve(
         f"{num(x)}: {r:.0%} [{lo:.0%}, {hi:.0%}]" + (f" ({note})" if note else "")
         for x, r, (lo, hi), note in zip(xs, rates, bounds, list(notes or []) + [""] * len(xs))
     )
+    body = _("{y} against {x} with 95% Wilson intervals: {points}").format(y=ylabel, x=xlabel or "x", points=said)
+    columns = [
+        xlabel or "x",
+        pgettext("arena", "wins"),
+        pgettext("arena", "games"),
+        ylabel,
+        # TRANSLATORS: the lower and upper end of an interval (columns of a data table)
+        pgettext("interval", "low"),
+        pgettext("interval", "high"),
+    ]
     set_alt(
         ax,
-        f"Line chart{f' ({title})' if title else ''}: {ylabel} against {xlabel or 'x'} "
-        f"with 95% Wilson intervals: {said}",
-        (
-            [xlabel or "x", "wins", "games", ylabel, "low", "high"],
-            [[x, k, n, r, lo, hi] for x, (k, n), r, (lo, hi) in zip(xs, counts, rates, bounds)],
-        ),
+        headed("Line chart", title, body),
+        (columns, [[x, k, n, r, lo, hi] for x, (k, n), r, (lo, hi) in zip(xs, counts, rates, bounds)]),
     )
     return ax.figure
 

@@ -15,10 +15,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..i18n import _, ngettext, pgettext
 from ..mcts import MCTS, Node
 from ..protocol import Game
 from ..solve import solve
-from .alt import figure_metadata, install, set_alt
+from .alt import figure_metadata, headed, install, set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .widgets import SnapshotWidget
 
@@ -30,6 +31,7 @@ __all__ = [
     "MCTSPlay",
     "MCTSStepper",
     "PHASES",
+    "phase_name",
     "plot_estimates",
     "state_label",
     "stats_html",
@@ -37,6 +39,17 @@ __all__ = [
 ]
 
 PHASES = ("selection", "expansion", "rollout", "backpropagation")
+
+
+def phase_name(phase: str) -> str:
+    """The name of one of the PHASES of MCTS in the language in force."""
+    names = {
+        "selection": pgettext("MCTS phase", "selection"),
+        "expansion": pgettext("MCTS phase", "expansion"),
+        "rollout": pgettext("MCTS phase", "rollout"),
+        "backpropagation": pgettext("MCTS phase", "backpropagation"),
+    }
+    return names[phase]
 
 
 def state_label(state: Any) -> str:
@@ -136,7 +149,7 @@ def draw_tree(
     width = max(x for x, _ in pos.values()) + 1
     depth = max(-y for _, y in pos.values()) + 1
     if ax is None:
-        _, ax = plt.subplots(figsize=(min(12, 2 + 1.1 * width), min(6.5, 1 + 1.6 * depth)))
+        ax = plt.subplots(figsize=(min(12, 2 + 1.1 * width), min(6.5, 1 + 1.6 * depth)))[1]
     game = search.game
     for a, b in g.edges:
         (x0, y0), (x1, y1) = pos[a], pos[b]
@@ -184,21 +197,27 @@ def draw_tree(
     if title:
         ax.set_title(title, fontsize=14)
     children = [b for a, b in g.edges if a == ()]
-    kinds = {RED: "winning move", BLUE: "losing move", BLACK: "no forced win"}
+    kinds = {RED: _("winning move"), BLUE: _("losing move"), BLACK: _("no forced win")}
 
     def child_words(b: Any) -> str:
         d = g.nodes[b]
         words = f"{label(d['state'])} {d['score']:g}/{d['visits']}"
         if exact:
-            words += f" ({kinds.get(edge_colour(values, game, root.state, d['state']), 'unknown')})"
+            kind = kinds.get(edge_colour(values, game, root.state, d["state"]), pgettext("edge", "unknown"))
+            words += f" ({kind})"
         return words
 
     said = ", ".join(child_words(b) for b in children)
-    return set_alt(
-        ax,
-        f"Tree{f' ({title})' if title else ''}: MCTS search tree from {label(root.state)}, {g.number_of_nodes()} nodes "
-        f"shown, {root.visits} visits at the root; children (wins/visits): {said or 'none yet'}",
+    body = _(
+        "MCTS search tree from {root}, {nodes} nodes shown, {visits} visits at the root; "
+        "children (wins/visits): {children}"
+    ).format(
+        root=label(root.state),
+        nodes=g.number_of_nodes(),
+        visits=root.visits,
+        children=said or _("none yet"),
     )
+    return set_alt(ax, headed("Tree", title, body))
 
 
 def plot_estimates(
@@ -206,7 +225,7 @@ def plot_estimates(
     winning=(),
     ax=None,
     title: str | None = None,
-    move_label: Callable[[Any], str] = lambda m: f"move {m}",
+    move_label: Callable[[Any], str] = lambda m: _("move {move}").format(move=m),
 ):
     """Win-probability estimate of each root move against the iteration (the source's p1, p2, p3).
 
@@ -216,38 +235,37 @@ def plot_estimates(
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(11, 4.8))
+        ax = plt.subplots(figsize=(11, 4.8))[1]
     styles = ["-", "--", ":", "-."]
+
+    def named(move: Any) -> str:
+        """The move's label and whether it wins: "move 3 (winning)"."""
+        if move in winning:
+            return _("{move} (winning)").format(move=move_label(move))
+        return _("{move} (losing)").format(move=move_label(move))
+
     for k, (move, series) in enumerate(history.items()):
         col = RED if move in winning else BLUE
-        ax.plot(
-            range(1, len(series) + 1),
-            series,
-            color=col,
-            ls=styles[k % 4],
-            lw=1.8,
-            label=f"{move_label(move)} ({'winning' if move in winning else 'losing'})",
-        )
+        ax.plot(range(1, len(series) + 1), series, color=col, ls=styles[k % 4], lw=1.8, label=named(move))
     ax.axhline(1, color=RED, lw=0.8, ls="--")
     ax.axhline(0, color=BLUE, lw=0.8, ls="--")
     ax.set_xscale("log")
     ax.set_ylim(-0.05, 1.05)
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("estimated win probability")
+    ax.set_xlabel(pgettext("axis", "iteration"))
+    ax.set_ylabel(_("estimated win probability"))
     ax.legend(fontsize=12, loc="center right")
     if title:
         ax.set_title(title, fontsize=14)
     ends = "; ".join(
-        f"{move_label(move)} ({'winning' if move in winning else 'losing'}) "
-        f"{series[0]:.2f} after 1 iteration, {series[-1]:.2f} after {len(series):,}"
+        # TRANSLATORS: how one root move's estimate moved: "move 3 (winning) 0.50 after 1 iteration, 0.91 after 2,000"
+        _("{move} {first} after 1 iteration, {last} after {n}").format(
+            move=named(move), first=f"{series[0]:.2f}", last=f"{series[-1]:.2f}", n=f"{len(series):,}"
+        )
         for move, series in history.items()
         if series
     )
-    return set_alt(
-        ax,
-        f"Line chart{f' ({title})' if title else ''}: the estimated win probability of each root move "
-        f"against the iteration (log scale): {ends}",
-    )
+    body = _("the estimated win probability of each root move against the iteration (log scale): {ends}")
+    return set_alt(ax, headed("Line chart", title, body.format(ends=ends)))
 
 
 def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], str] = str, chosen: Any = None) -> str:
@@ -261,9 +279,18 @@ def stats_html(search: MCTS, node: Node | None = None, label: Callable[[Any], st
             f"<tr><td>{html.escape(label(s.move))}{mark}</td><td>{s.visits}</td>"
             f"<td>{s.win_probability:.3f}</td><td>{s.mean_value:+.3f}</td><td>{ucb}</td></tr>"
         )
+    untried = _("∞ (untried)")
     for m in node.untried:
-        rows.append(f"<tr><td>{html.escape(label(m))}</td><td>0</td><td>–</td><td>–</td><td>∞ (untried)</td></tr>")
-    head = f"<tr><th>move</th><th>visits</th><th>win prob.</th><th>mean value</th><th>UCB1 (c={search.c:.3g})</th></tr>"
+        rows.append(f"<tr><td>{html.escape(label(m))}</td><td>0</td><td>–</td><td>–</td><td>{untried}</td></tr>")
+    heads = (
+        pgettext("table head", "move"),
+        pgettext("table head", "visits"),
+        # TRANSLATORS: a table head, short for "win probability"
+        pgettext("table head", "win prob."),
+        pgettext("table head", "mean value"),
+        pgettext("table head", "UCB1 (c={c})").format(c=f"{search.c:.3g}"),
+    )
+    head = "<tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr>"
     return f"<table style='font-size:0.85em'>{head}{''.join(rows)}</table>"
 
 
@@ -278,10 +305,10 @@ class MCTSStepper(SnapshotWidget):
         super().__init__()
         self.game, self.c, self.seed, self.max_depth = game, c, seed, max_depth
         self.start = game.initial_state() if state is None else state
-        self.next_btn = widgets.Button(description="next phase", button_style="primary")
-        self.iter_btn = widgets.Button(description="whole iteration")
-        self.ten_btn = widgets.Button(description="10 iterations")
-        self.reset_btn = widgets.Button(description="reset")
+        self.next_btn = widgets.Button(description=_("next phase"), button_style="primary")
+        self.iter_btn = widgets.Button(description=_("whole iteration"))
+        self.ten_btn = widgets.Button(description=_("10 iterations"))
+        self.reset_btn = widgets.Button(description=pgettext("button", "reset"))
         self.c_text = widgets.Text(value=f"{c:.4g}", description="c =", layout=widgets.Layout(width="140px"))
         self.info = widgets.HTML(layout=widgets.Layout(width="440px"))
         self.out = widgets.Output()
@@ -307,7 +334,10 @@ class MCTSStepper(SnapshotWidget):
         self.winner = None
         self.rollout_moves: tuple = ()
         self.iterations = 0
-        self.explanation = "A fresh tree: only the root. Press <b>next phase</b> to start with selection."
+        button = _("next phase")
+        self.explanation = _("A fresh tree: only the root. Press {button} to start with selection.").format(
+            button=f"<b>{button}</b>"
+        )
         self.refresh()
 
     def reset_from_text(self) -> None:
@@ -316,10 +346,11 @@ class MCTSStepper(SnapshotWidget):
             if not c >= 0 or math.isinf(c):
                 raise ValueError
         except ValueError:
-            self.say(f"c must be a number >= 0 (such as 1.414), not {self.c_text.value!r}; nothing changed.", "error")
+            text = _("c must be a number >= 0 (such as 1.414), not {value}; nothing changed.")
+            self.say(text.format(value=repr(self.c_text.value)), "error")
             return
         self.c = c
-        self.say(f"new tree with c = {c:g}")
+        self.say(_("new tree with c = {c}").format(c=f"{c:g}"))
         self.reset()
 
     def step(self) -> str:
@@ -331,34 +362,47 @@ class MCTSStepper(SnapshotWidget):
             steps = []
             for parent, child in zip(self.path, self.path[1:]):
                 scores = ", ".join(f"{ch.move}: {ch.ucb(s.c):.3f}" for ch in parent.children)
-                steps.append(f"at {html.escape(state_label(parent.state))}: UCB1 {{{scores}}} → take {child.move}")
+                steps.append(
+                    # TRANSLATORS: one selection step of MCTS: "at 12: UCB1 {1: 0.700, 2: 1.200} → take 2"
+                    _("at {state}: UCB1 {{{scores}}} → take {move}").format(
+                        state=html.escape(state_label(parent.state)), scores=scores, move=child.move
+                    )
+                )
             where = html.escape(state_label(self.path[-1].state))
-            self.explanation = (
-                "<b>1 selection</b>: "
-                + ("; ".join(steps) if steps else "the root is not fully expanded yet, so selection stops at once")
-                + f". Leaf reached: {where}."
-            )
+            if steps:
+                text = _("{steps}. Leaf reached: {leaf}.").format(steps="; ".join(steps), leaf=where)
+            else:
+                text = _("the root is not fully expanded yet, so selection stops at once. Leaf reached: {leaf}.")
+                text = text.format(leaf=where)
+            self.explanation = f"<b>1 {phase_name('selection')}</b>: {text}"
         elif name == "expansion":
             child = s.expand(self.path[-1])
             if child is None:
-                self.explanation = "<b>2 expansion</b>: the leaf is a finished game; nothing to add."
+                text = _("the leaf is a finished game; nothing to add.")
             else:
                 self.path.append(child)
-                self.explanation = (
-                    f"<b>2 expansion</b>: add the untried move {child.move} → {html.escape(state_label(child.state))}."
+                text = _("add the untried move {move} → {state}.").format(
+                    move=child.move, state=html.escape(state_label(child.state))
                 )
+            self.explanation = f"<b>2 {phase_name('expansion')}</b>: {text}"
         elif name == "rollout":
             self.winner, self.rollout_moves = s.simulate(self.path[-1].state)
-            who = "a draw" if self.winner is None else f"player {self.winner} wins"
-            self.explanation = f"<b>3 rollout</b>: random moves {list(self.rollout_moves)} until the end: {who}."
+            moves = list(self.rollout_moves)
+            if self.winner is None:
+                text = _("random moves {moves} until the end: a draw.").format(moves=moves)
+            else:
+                text = _("random moves {moves} until the end: player {player} wins.").format(
+                    moves=moves, player=self.winner
+                )
+            self.explanation = f"<b>3 {phase_name('rollout')}</b>: {text}"
         else:
             s.backpropagate(self.path, self.winner)
             self.iterations += 1
-            self.explanation = (
-                f"<b>4 backpropagation</b>: {len(self.path)} nodes get one more visit; each adds "
-                f"1 (win), ½ (draw) or 0 for the player who moved into it. "
-                f"Iterations so far: {self.iterations}."
-            )
+            text = _(
+                "{nodes} nodes get one more visit; each adds 1 (win), ½ (draw) or 0 for the player who moved "
+                "into it. Iterations so far: {iterations}."
+            ).format(nodes=len(self.path), iterations=self.iterations)
+            self.explanation = f"<b>4 {phase_name('backpropagation')}</b>: {text}"
         self.phase = (self.phase + 1) % 4
         self.refresh()
         return name
@@ -377,7 +421,7 @@ class MCTSStepper(SnapshotWidget):
 
     def run(self, iterations: int) -> None:
         """Complete `iterations` iterations (the first one finishes the current, if begun); redraw once."""
-        for _ in range(iterations):
+        for _iteration in range(iterations):
             self.finish_iteration(refresh=False)
         self.refresh()
 
@@ -387,7 +431,10 @@ class MCTSStepper(SnapshotWidget):
 
         fig, ax = plt.subplots(figsize=(11, 5.5))
         keys = [tuple(n.move for n in self.path[1 : i + 1]) for i in range(len(self.path))]
-        title = f"after {self.iterations} iterations; next phase: {PHASES[self.phase]}"
+        n = self.iterations
+        title = ngettext(
+            "after {n} iterations; next phase: {phase}", "after {n} iterations; next phase: {phase}", n
+        ).format(n=n, phase=phase_name(PHASES[self.phase]))
         draw_tree(self.search, ax=ax, max_depth=self.max_depth, min_visits=0, highlight=keys, title=title)
         return fig
 
@@ -397,8 +444,9 @@ class MCTSStepper(SnapshotWidget):
         if self._quiet:
             return
         node = self.path[0] if self.path else self.search.root
+        children = _("children of the root:")
         self.info.value = (
-            f"<div role='status' aria-live='polite'>{self.explanation}</div><div>children of the root:</div>"
+            f"<div role='status' aria-live='polite'>{self.explanation}</div><div>{children}</div>"
         ) + stats_html(self.search, node)
         self.out.clear_output(wait=True)
         with self.out:
@@ -440,8 +488,10 @@ class MCTSPlay(SnapshotWidget):
         self.game, self.human, self.seed = game, human, seed
         self.rng = random.Random(seed)
         # a labelled number box, not a slider: JupyterLab names a slider's handle for no screen reader
-        self.budget = widgets.BoundedIntText(value=budget, min=10, max=5000, step=10, description="budget")
-        self.new_btn = widgets.Button(description="new game")
+        self.budget = widgets.BoundedIntText(
+            value=budget, min=10, max=5000, step=10, description=pgettext("MCTS", "budget")
+        )
+        self.new_btn = widgets.Button(description=_("new game"))
         self.new_btn.on_click(lambda _: self.new_game())
         self.board = widgets.HTML()
         self.table = widgets.HTML()
@@ -475,7 +525,7 @@ class MCTSPlay(SnapshotWidget):
         self.search: MCTS | None = None
         self.last_mcts_move = None
         self.games += 1
-        self.say("your move" if self.human == 0 else "MCTS moves first")
+        self.say(_("your move") if self.human == 0 else _("MCTS moves first"))
         if self.game.to_move(self.state) != self.human:
             self.mcts_move()
         self.refresh()
@@ -483,10 +533,12 @@ class MCTSPlay(SnapshotWidget):
     def human_move(self, move: Any) -> bool:
         """Play the human's move and the MCTS reply; False (with a message) if the move is not allowed."""
         if self.game.is_terminal(self.state):
-            self.say("the game is over: press <b>new game</b>", "error")
+            button = _("new game")
+            self.say(_("the game is over: press {button}").format(button=f"<b>{button}</b>"), "error")
             return False
         if move not in self.game.legal_moves(self.state):
-            self.say(f"{move} is not allowed here; allowed: {list(self.game.legal_moves(self.state))}", "error")
+            allowed = list(self.game.legal_moves(self.state))
+            self.say(_("{move} is not allowed here; allowed: {allowed}").format(move=move, allowed=allowed), "error")
             return False
         self.state = self.game.play(self.state, move)
         if not self.game.is_terminal(self.state):
@@ -503,10 +555,11 @@ class MCTSPlay(SnapshotWidget):
 
     def announce(self) -> None:
         if not self.game.is_terminal(self.state):
-            self.say(f"MCTS played {self.last_mcts_move}; your move")
+            self.say(_("MCTS played {move}; your move").format(move=self.last_mcts_move))
             return
         u = self.game.utility(self.state, self.human)
-        self.say({1.0: "you win!", 0.0: "a draw"}.get(u, "MCTS wins"), "good" if u > 0 else "info")
+        said = _("you win!") if u == 1.0 else _("a draw") if u == 0.0 else _("MCTS wins")
+        self.say(said, "good" if u > 0 else "info")
 
     # --- the view ---------------------------------------------------------------------------
     def board_html(self) -> str:
@@ -517,24 +570,27 @@ class MCTSPlay(SnapshotWidget):
                 for i, c in enumerate(self.state)
             )
             return f"<table style='border-collapse:collapse'>{cells}</table>"
-        who = "you" if self.game.to_move(self.state) == self.human else "MCTS"
-        return f"<div style='font-size:28px'>n = {self.state.n}</div><div>{who} to move</div>"
+        to_move = _("you to move") if self.game.to_move(self.state) == self.human else _("MCTS to move")
+        return f"<div style='font-size:28px'>n = {self.state.n}</div><div>{to_move}</div>"
 
     def refresh(self) -> None:
         if self.is_board:
             for i, (b, c) in enumerate(zip(self.buttons, self.state)):
                 b.description = " " if c == "." else c
-                b.tooltip = f"square {i}, {'empty' if c == '.' else c}"  # its name for a screen reader
+                # its name for a screen reader
+                b.tooltip = (
+                    _("square {i}, empty").format(i=i) if c == "." else _("square {i}, {mark}").format(i=i, mark=c)
+                )
         else:
             for b, m in zip(self.buttons, self.move_of):
-                b.tooltip = f"subtract {m}"
+                b.tooltip = _("subtract {d}").format(d=m)
         self.board.value = self.board_html()
         if self.search is not None:
-            self.table.value = "<div>MCTS's last search (values for MCTS):</div>" + stats_html(
-                self.search, chosen=self.last_mcts_move
-            )
+            caption = _("MCTS's last search (values for MCTS):")
+            self.table.value = f"<div>{caption}</div>" + stats_html(self.search, chosen=self.last_mcts_move)
         else:
-            self.table.value = "<div>MCTS has not moved yet.</div>"
+            not_yet = _("MCTS has not moved yet.")
+            self.table.value = f"<div>{not_yet}</div>"
 
     def snapshot(self) -> str:
         return f"<div style='display:flex;gap:24px'>{self.board_html()}{self.table.value}</div>"

@@ -24,11 +24,12 @@ import networkx as nx
 
 from ..games.generalized_nim import GeneralizedNim, GNimState
 from ..games.nim import Nim, NimState, nim_sum
+from ..i18n import _, ngettext, pgettext
 from ..protocol import Game, Move, State, Winner, check_bool, check_int, check_player, is_int, require_game_methods
 from ..solve import best_moves, move_values, solve
-from .alt import img_html, set_alt
+from .alt import headed, img_html, set_alt
 from .colors import BLACK, BLUE, EDGE_STYLE, GREY, LIGHT_BLUE, LIGHT_RED, RED
-from .widgets import Picture, SnapshotWidget
+from .widgets import Picture, SnapshotWidget, player_name
 
 __all__ = [
     "nim_position_words",
@@ -151,7 +152,8 @@ def draw_game_tree(
         ax.text(*pos[n], str(getattr(s, "board", "")), ha="center", va="center", fontsize=FONT, zorder=4)
         if d["terminal"]:
             u = game.utility(s, 0)
-            label = "P1" if u > 0 else "P2" if u < 0 else "draw"
+            # TRANSLATORS: the result under a leaf of a game tree where nobody won
+            label = "P1" if u > 0 else "P2" if u < 0 else pgettext("result", "draw")
             ax.text(
                 pos[n][0],
                 pos[n][1] - 0.36,
@@ -160,24 +162,32 @@ def draw_game_tree(
                 va="top",
                 fontsize=FONT,
                 color=BLACK,
-                rotation=90 if label == "draw" else 0,
+                rotation=90 if u == 0 else 0,
             )
-    ax.set_title(title or "extensive form: squares = P1 to move, circles = P2 to move", fontsize=FONT + 2)
+    ax.set_title(title or _("extensive form: squares = P1 to move, circles = P2 to move"), fontsize=FONT + 2)
     ax.axis("off")
     ax.margins(0.03, 0.1)
     fig.tight_layout()
     leaves = [d for _, d in tree.nodes(data=True) if d["terminal"]]
     wins = [game.utility(d["state"], 0) for d in leaves]
-    text = (
-        f"Tree ({ax.get_title()}): {tree.number_of_nodes()} nodes, {len(leaves)} leaves; "
-        f"P1 wins at {sum(u > 0 for u in wins)}, P2 at {sum(u < 0 for u in wins)}, draws at {sum(u == 0 for u in wins)}"
+    text = ngettext(
+        "{nodes} nodes, {leaves} leaves; P1 wins at {p1}, P2 at {p2}, draws at {draws}",
+        "{nodes} nodes, {leaves} leaves; P1 wins at {p1}, P2 at {p2}, draws at {draws}",
+        len(leaves),
+    ).format(
+        nodes=tree.number_of_nodes(),
+        leaves=len(leaves),
+        p1=sum(u > 0 for u in wins),
+        p2=sum(u < 0 for u in wins),
+        draws=sum(u == 0 for u in wins),
     )
     if values is not None:
-        text += f"; the start is worth {values[tree.nodes[()]['state']]:+g} for P1 with best play"
-        text += "; edges: red solid = winning move, blue dashed = win given away, black dotted = no forced win"
+        worth = f"{values[tree.nodes[()]['state']]:+g}"
+        text += "; " + _("the start is worth {value} for P1 with best play").format(value=worth)
+        text += "; " + _("edges: red solid = winning move, blue dashed = win given away, black dotted = no forced win")
     if len(highlight):
-        text += f"; highlighted line: {', '.join(map(str, highlight))}"
-    set_alt(ax, text)
+        text += "; " + _("highlighted line: {moves}").format(moves=", ".join(map(str, highlight)))
+    set_alt(ax, headed("Tree", ax.get_title(), text))
     return fig
 
 
@@ -253,20 +263,25 @@ class NimMatch:
         return {(i + 1, t): sign * v for (i, t), v in values.items()}
 
     def check_move(self, pile: Any, take: Any) -> str:
-        """'' when the game allows the person to take `take` sticks from pile `pile` now, else why not."""
+        """'' when the game allows the person to take `take` sticks from pile `pile` now, else why not
+        (in the language in force: the widgets show it)."""
         if self.over:
-            return "The game is over: press 'New game' to play again."
+            return _game_over_press_new()
         k = len(self.state.piles)
         if not is_int(pile) or not 1 <= pile <= k:
-            return f"There is no pile {pile!r}: choose a pile from 1 to {k}."
+            return _("There is no pile {pile}: choose a pile from 1 to {k}.").format(pile=repr(pile), k=k)
         if not is_int(take) or take < 1:
-            return f"Take at least 1 stick (got {take!r})."
+            return _("Take at least 1 stick (got {take}).").format(take=repr(take))
         if (int(pile) - 1, int(take)) in self.game.legal_moves(self.state):
             return ""
         size = self.state.piles[pile - 1]
         if size == 0:
-            return f"Pile {pile} is empty: choose a pile that still has sticks."
-        return f"Pile {pile} has only {size} stick{'s' if size > 1 else ''}: you cannot take {take}."
+            return _("Pile {pile} is empty: choose a pile that still has sticks.").format(pile=pile)
+        return ngettext(
+            "Pile {pile} has only {size} stick: you cannot take {take}.",
+            "Pile {pile} has only {size} sticks: you cannot take {take}.",
+            size,
+        ).format(pile=pile, size=size, take=take)
 
     def human_move(self, pile: int, take: int) -> None:
         """Play the person's move, then the computer's reply. Raises ValueError (nothing changes)
@@ -286,6 +301,24 @@ class NimMatch:
         self.history.append((self.name, i + 1, t))
 
 
+def _game_over_press_new() -> str:
+    return _("The game is over: press '{button}' to play again.").format(button=_("New game"))
+
+
+def _game_over(match: NimMatch) -> str:
+    """ "game over: you won" or "game over: computer won" (the title of a finished game's picture)."""
+    if match.winner == match.human:
+        return _("game over: you won")
+    return _("game over: {name} won").format(name=player_name(match.name))
+
+
+def _game_over_sentence(match: NimMatch) -> str:
+    """ "Game over: you won." or "Game over: computer won." (the message after the last move)."""
+    if match.winner == match.human:
+        return _("Game over: you won.")
+    return _("Game over: {name} won.").format(name=player_name(match.name))
+
+
 def draw_nim(match: NimMatch, ax=None, hints: bool = True):
     """The piles as rows of sticks. With `hints`, stick k counted from the right of a pile stands
     for the move 'take k from this pile': red when that move wins for the person, blue when it
@@ -296,7 +329,7 @@ def draw_nim(match: NimMatch, ax=None, hints: bool = True):
     mv = match.move_values() if hints else {}
     for row, size in enumerate(piles):
         y = len(piles) - row
-        ax.text(-0.8, y, f"pile {row + 1}", ha="right", va="center", fontsize=FONT)
+        ax.text(-0.8, y, _("pile {k}").format(k=row + 1), ha="right", va="center", fontsize=FONT)
         for j in range(size):
             take = size - j
             v = mv.get((row + 1, take))
@@ -304,26 +337,31 @@ def draw_nim(match: NimMatch, ax=None, hints: bool = True):
             style = "solid" if v is None or v > 0 else (0, (0.6, 0.9))  # losing sticks dotted: never colour alone
             ax.plot([j, j], [y - 0.3, y + 0.3], color=colour, lw=7, ls=style, solid_capstyle="round")
     if match.over:
-        status = f"game over: {match.winner_name} won"
+        status = _game_over(match)
     elif hints:
-        status = f"your move (nim-sum {nim_sum(piles)}): red stick k = 'take k' wins for you, blue (dotted) loses"
+        status = _("your move (nim-sum {nim_sum}): red stick k = 'take k' wins for you, blue (dotted) loses").format(
+            nim_sum=nim_sum(piles)
+        )
     else:
-        status = "your move: choose a pile and how many sticks to take"
-    ax.set_title(status + (" (misère)" if match.game.misere else ""), fontsize=FONT)
+        status = _("your move: choose a pile and how many sticks to take")
+    ax.set_title(_("{status} (misère)").format(status=status) if match.game.misere else status, fontsize=FONT)
     ax.set_xlim(-3.5, max(max(piles), 1) + 0.5)
     ax.set_ylim(0.3, len(piles) + 0.7)
     ax.axis("off")
-    text = f"Board: Nim, {nim_position_words(piles)}; {status}"
-    winning = [f"take {t} from pile {p}" for (p, t), v in sorted(mv.items()) if v > 0]
+    text = _("Nim, {position}; {status}").format(position=nim_position_words(piles), status=status)
+    winning = [_("take {take} from pile {pile}").format(take=t, pile=p) for (p, t), v in sorted(mv.items()) if v > 0]
     if mv:
-        text += f"; winning moves for you: {', '.join(winning) if winning else 'none'}"
-    set_alt(ax, text)
+        listed = ", ".join(winning) if winning else pgettext("moves", "none")
+        text += "; " + _("winning moves for you: {moves}").format(moves=listed)
+    set_alt(ax, headed("Board", None, text))
     return fig
 
 
 def nim_position_words(piles: Sequence[int]) -> str:
-    """Nim piles in words: "pile 1: 3 sticks, pile 2: 5 sticks, pile 3: 7 sticks"."""
-    return ", ".join(f"pile {k}: {n} stick{'s' if n != 1 else ''}" for k, n in enumerate(piles, 1))
+    """Nim piles in words: "pile 1: 3 sticks, pile 2: 5 sticks, pile 3: 7 sticks" (in the language in force)."""
+    return ", ".join(
+        ngettext("pile {k}: {n} stick", "pile {k}: {n} sticks", n).format(k=k, n=n) for k, n in enumerate(piles, 1)
+    )
 
 
 class NimPlay(SnapshotWidget):
@@ -338,11 +376,11 @@ class NimPlay(SnapshotWidget):
     def __init__(self, piles: Iterable[int] = (3, 4, 5), misere: bool = False, human: int = 0, hints: bool = False):
         super().__init__()
         self.model = NimMatch(piles, misere, human)
-        self.pile = widgets.IntText(value=1, description="pile", layout=widgets.Layout(width="140px"))
-        self.take = widgets.IntText(value=1, description="take", layout=widgets.Layout(width="140px"))
-        self.button = widgets.Button(description="Take", button_style="primary")
-        self.new = widgets.Button(description="New game")
-        self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description="show hints", indent=False)
+        self.pile = widgets.IntText(value=1, description=pgettext("box", "pile"), layout=widgets.Layout(width="140px"))
+        self.take = widgets.IntText(value=1, description=pgettext("box", "take"), layout=widgets.Layout(width="140px"))
+        self.button = widgets.Button(description=pgettext("button", "Take"), button_style="primary")
+        self.new = widgets.Button(description=_("New game"))
+        self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description=_("show hints"), indent=False)
         self.board = Picture()
         self.table = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
@@ -367,15 +405,16 @@ class NimPlay(SnapshotWidget):
         last = self.model.history[-1]
         if self.model.over:
             won = self.model.winner == self.model.human
-            self.say(f"Game over: {self.model.winner_name} won.", "good" if won else "info")
+            self.say(_game_over_sentence(self.model), "good" if won else "info")
         else:
             now = nim_position_words(self.model.state.piles)
-            self.say(f"The computer took {last[2]} from pile {last[1]}. Now {now}: your move.")
+            text = _("The computer took {take} from pile {pile}. Now {position}: your move.")
+            self.say(text.format(take=last[2], pile=last[1], position=now))
         self.refresh()
 
     def on_new(self) -> None:
         self.model.reset()
-        self.say("New game.")
+        self.say(_("New game."))
         self.refresh()
 
     def table_html(self) -> str:
@@ -387,11 +426,10 @@ class NimPlay(SnapshotWidget):
         cells = []
         for (pile, take), v in mv.items():
             colour = RED if v > 0 else BLUE
-            cells.append(
-                f"<span style='color:{colour};margin-right:8px'>pile {pile} take {take}: "
-                f"{'+1' if v > 0 else '-1'}</span>"
-            )
-        return "<div style='font-size:0.85em'><b>value of each move for you:</b> " + " ".join(cells) + "</div>"
+            move = _("pile {pile} take {take}").format(pile=pile, take=take)
+            cells.append(f"<span style='color:{colour};margin-right:8px'>{move}: {'+1' if v > 0 else '-1'}</span>")
+        head = _("value of each move for you:")
+        return f"<div style='font-size:0.85em'><b>{head}</b> " + " ".join(cells) + "</div>"
 
     def refresh(self) -> None:
         self.table.value = self.table_html()
@@ -460,11 +498,24 @@ class GNimMatch:
         return not self.over and self.game.to_move(self.state) == self.human
 
     def outcome(self) -> str | None:
-        """None while the game runs; then 'you won', '<name> won' or 'draw'."""
+        """None while the game runs; then 'you won', '<name> won' or 'draw' (English: data that code
+        compares; the widgets show `outcome_text()`)."""
         if not self.over:
             return None
         u = self.game.utility(self.state, self.human)
         return "you won" if u > 0 else f"{self.name} won" if u < 0 else "draw"
+
+    def outcome_text(self) -> str | None:
+        """`outcome()` in the language in force, as the widgets show it."""
+        if not self.over:
+            return None
+        u = self.game.utility(self.state, self.human)
+        if u > 0:
+            return _("you won")
+        if u < 0:
+            return _("{name} won").format(name=player_name(self.name))
+        # TRANSLATORS: the outcome of a finished game ("game over: draw")
+        return pgettext("outcome", "draw")
 
     def value_for_you(self) -> float:
         """The value of the current position for the person (+1, 0, -1) with best play by both."""
@@ -480,21 +531,29 @@ class GNimMatch:
         return {int(m): sign * v for m, v in values.items()}
 
     def check_move(self, take: Any) -> str:
-        """'' when the game allows the person to take `take` stones now, else why not."""
+        """'' when the game allows the person to take `take` stones now, else why not (in the language
+        in force: the widgets show it)."""
         if self.over:
-            return "The game is over: press 'New game' to play again."
+            return _game_over_press_new()
         legal = self.game.legal_moves(self.state)
         if is_int(take) and int(take) in legal:
             return ""
         mine = self.state.moves_left(self.human)
-        offer = ", ".join(f"take {t} ({_uses(u)} left)" for t, u in mine.items() if u > 0) or "none left"
+        offer = ", ".join(
+            _("take {take} ({uses} left)").format(take=t, uses=_uses(u)) for t, u in mine.items() if u > 0
+        ) or _("none left")
         if not is_int(take):
-            return f"Type a whole number of stones, got {take!r}. Your moves: {offer}."
+            return _("Type a whole number of stones, got {take}. Your moves: {moves}.").format(
+                take=repr(take), moves=offer
+            )
         if take not in mine:
-            return f"'take {take}' is not one of your moves. Your moves: {offer}."
+            return _("'take {take}' is not one of your moves. Your moves: {moves}.").format(take=take, moves=offer)
         if mine[take] == 0:
-            return f"You have used up 'take {take}'. Your moves: {offer}."
-        return f"Only {self.state.board} stone{'s' if self.state.board != 1 else ''} left: you cannot take {take}."
+            return _("You have used up 'take {take}'. Your moves: {moves}.").format(take=take, moves=offer)
+        board = self.state.board
+        return ngettext(
+            "Only {n} stone left: you cannot take {take}.", "Only {n} stones left: you cannot take {take}.", board
+        ).format(n=board, take=take)
 
     def human_move(self, take: Any) -> None:
         """Play the person's move, then the computer's replies while it is its turn. Raises
@@ -519,7 +578,24 @@ def _value_colour(v: float) -> str:
 
 
 def _value_word(v: float) -> str:
-    return "wins" if v > 0 else "loses" if v < 0 else "draws"
+    """What a move does for the person with best play afterwards, in one word ("wins")."""
+    # TRANSLATORS: what a move of generalised Nim does for you with best play: "take 2 × 1 (wins)"
+    return (
+        pgettext("move value", "wins")
+        if v > 0
+        else pgettext("move value", "loses")
+        if v < 0
+        else pgettext("move value", "draws")
+    )
+
+
+def _position_value(v: float) -> str:
+    """What the position is worth for the person, as the picture's title says it."""
+    if v > 0:
+        return _("your move; with best play this position wins for you")
+    if v < 0:
+        return _("your move; with best play this position loses for you")
+    return _("your move; with best play this position draws for you")
 
 
 def draw_gnim(match: GNimMatch, hints: bool = False, ax=None):
@@ -536,42 +612,50 @@ def draw_gnim(match: GNimMatch, hints: bool = False, ax=None):
         y = 0.86 - 0.12 * (k // per_row)
         ax.scatter(x, y, s=330, color=GREY, edgecolor=BLACK, zorder=2, transform=ax.transAxes, clip_on=False)
     if s.board == 0:
-        ax.text(0.0, 0.86, "no stones left", fontsize=FONT, va="center", transform=ax.transAxes)
+        ax.text(0.0, 0.86, _("no stones left"), fontsize=FONT, va="center", transform=ax.transAxes)
     mv = match.move_values() if hints else {}
     width = max(len(s.budgets[0]), len(s.budgets[1]), 1)
     col = 0.72 / width
     top = 0.86 - 0.12 * (rows - 1) - 0.28
     for p in (0, 1):
         y = top - 0.26 * p
-        who = "you" if p == match.human else match.name
+        who = player_name("you" if p == match.human else match.name)
         arrow = "▶ " if not match.over and s.to_move == p else "    "
         ax.text(
             0.0, y, f"{arrow}{PLAYER[p]} ({who})", fontsize=FONT, va="center", fontweight="bold", transform=ax.transAxes
         )
         for j, (t, u) in enumerate(s.budgets[p]):
-            label = f"take {t} × {_uses(u)}"
+            label = _("take {take} × {uses}").format(take=t, uses=_uses(u))
             colour = "#444"
             if p == match.human and t in mv:
                 label += f" ({_value_word(mv[t])})"
                 colour = _value_colour(mv[t])
             ax.text(0.28 + j * col, y, label, fontsize=FONT, va="center", color=colour, transform=ax.transAxes)
     if match.over:
-        status = f"game over: {match.outcome()}"
+        status = _("game over: {outcome}").format(outcome=match.outcome_text())
     elif hints:
-        status = f"your move; with best play this position {_value_word(match.value_for_you())} for you"
+        status = _position_value(match.value_for_you())
     else:
-        status = "your move" if match.your_turn else f"{match.name} to move"
-    ax.set_title(f"{s.board} stone{'s' if s.board != 1 else ''} left · {status}", fontsize=FONT + 1)
+        status = _("your move") if match.your_turn else _("{name} to move").format(name=player_name(match.name))
+    title = ngettext("{n} stone left · {status}", "{n} stones left · {status}", s.board)
+    ax.set_title(title.format(n=s.board, status=status), fontsize=FONT + 1)
     ax.axis("off")
+
+    def budget(p: int, t: int, u: float) -> str:
+        if p == match.human and t in mv:
+            return _("{take} ({uses} times, {value})").format(take=t, uses=_uses(u), value=_value_word(mv[t]))
+        return _("{take} ({uses} times)").format(take=t, uses=_uses(u))
+
     budgets = "; ".join(
-        f"{PLAYER[p]} ({'you' if p == match.human else match.name}) may take "
-        + ", ".join(
-            f"{t} ({_uses(u)} times{', ' + _value_word(mv[t]) if p == match.human and t in mv else ''})"
-            for t, u in s.budgets[p]
+        _("{player} ({who}) may take {moves}").format(
+            player=PLAYER[p],
+            who=player_name("you" if p == match.human else match.name),
+            moves=", ".join(budget(p, t, u) for t, u in s.budgets[p]),
         )
         for p in (0, 1)
     )
-    set_alt(ax, f"Board: generalised Nim, {ax.get_title()}; {budgets}")
+    body = _("generalised Nim, {title}; {budgets}").format(title=ax.get_title(), budgets=budgets)
+    set_alt(ax, headed("Board", None, body))
     return fig
 
 
@@ -589,11 +673,11 @@ class GNimPlay(SnapshotWidget):
     def __init__(self, game: GeneralizedNim, human: int = 0, hints: bool = False):
         super().__init__()
         self.model = GNimMatch(game, human)
-        self.take = widgets.IntText(value=1, description="take", layout=widgets.Layout(width="140px"))
-        self.button = widgets.Button(description="Take", button_style="primary")
-        self.seat = widgets.ToggleButtons(options=[("you are P1", 0), ("you are P2", 1)], value=self.model.human)
-        self.new = widgets.Button(description="New game")
-        self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description="show hints", indent=False)
+        self.take = widgets.IntText(value=1, description=pgettext("box", "take"), layout=widgets.Layout(width="140px"))
+        self.button = widgets.Button(description=pgettext("button", "Take"), button_style="primary")
+        self.seat = widgets.ToggleButtons(options=[(_("you are P1"), 0), (_("you are P2"), 1)], value=self.model.human)
+        self.new = widgets.Button(description=_("New game"))
+        self.hints = widgets.Checkbox(value=check_bool(hints, "hints"), description=_("show hints"), indent=False)
         self.board = Picture()
         self.log = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
@@ -607,15 +691,19 @@ class GNimPlay(SnapshotWidget):
                 self.board,
             ]
         )
-        self.say(f"{game!r}: " + ("your move." if self.model.your_turn else self._news()))
+        self.say(f"{game!r}: " + (_("your move.") if self.model.your_turn else self._news()))
         self.refresh()
 
     def _news(self) -> str:
-        done = [f"{who} took {t}" for who, t in self.model.history if who != "you"]
-        last = done[-1] if done else ""
-        return (last + ". " if last else "") + (
-            f"Game over: {self.model.outcome()}." if self.model.over else "Your move."
+        """The computer's last move (if it moved) and what now: "computer took 2. Your move."."""
+        done = [(who, t) for who, t in self.model.history if who != "you"]
+        now = (
+            _("Game over: {outcome}.").format(outcome=self.model.outcome_text()) if self.model.over else _("Your move.")
         )
+        if not done:
+            return now
+        who, t = done[-1]
+        return _("{name} took {take}.").format(name=player_name(who), take=t) + " " + now
 
     def on_take(self) -> None:
         try:
@@ -623,19 +711,20 @@ class GNimPlay(SnapshotWidget):
         except ValueError as err:
             self.say(str(err), "error")
             return
-        kind = "good" if self.model.outcome() == "you won" else "info"
+        kind = "good" if self.model.outcome() == "you won" else "info"  # the English outcome: data
         self.say(self._news(), kind)
         self.refresh()
 
     def on_new(self) -> None:
         self.model.human = _check_seat(self.seat.value)
         self.model.reset()
-        self.say("New game. " + self._news())
+        self.say(_("New game.") + " " + self._news())
         self.refresh()
 
     def log_html(self) -> str:
-        moves = " → ".join(f"{html.escape(who)} {t}" for who, t in self.model.history) or "no moves yet"
-        return f"<div style='font-size:0.9em'><b>moves:</b> {moves}</div>"
+        moves = " → ".join(f"{html.escape(player_name(who))} {t}" for who, t in self.model.history) or _("no moves yet")
+        head = _("moves:")
+        return f"<div style='font-size:0.9em'><b>{head}</b> {moves}</div>"
 
     def refresh(self) -> None:
         self.log.value = self.log_html()

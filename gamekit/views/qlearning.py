@@ -13,12 +13,13 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
 from ..games.nim import Nim, NimState, is_p_position, parse_piles
+from ..i18n import _, ngettext, pgettext
 from ..qlearning import QLearner, TrainingResult
 from ..sources.q_nim import sorted_piles, source_pole_position
-from .alt import num, set_alt
+from .alt import headed, num, set_alt
 from .colors import BLACK, BLUE, GREY, RED
-from .nim import NimMatch
-from .widgets import SnapshotWidget
+from .nim import NimMatch, _game_over_sentence
+from .widgets import SnapshotWidget, player_name
 
 __all__ = [
     "MAX_STATES",
@@ -53,19 +54,24 @@ def plot_learning_curves(results: Mapping[str, TrainingResult], ax=None, title: 
             raise ValueError(f"{name!r} has no learning curve: train it with record_every > 0")
         x, y = zip(*res.curve)
         ax.plot(x, np.array(y) / res.positions, color=colour, ls=styles[k % 4], lw=2, label=name)
-        finals.append(f"{name} ends at {y[-1] / res.positions:.0%} after {num(x[-1])} episodes")
-    ax.set_xlabel("self-play episodes")
-    ax.set_ylabel("share of winning positions\nwhere the greedy move wins")
+        finals.append(
+            _("{name} ends at {share} after {episodes} episodes").format(
+                name=name, share=f"{y[-1] / res.positions:.0%}", episodes=num(x[-1])
+            )
+        )
+    ax.set_xlabel(_("self-play episodes"))
+    ax.set_ylabel(_("share of winning positions\nwhere the greedy move wins"))
     ax.set_ylim(-0.02, 1.04)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=12, loc="center right")
     if title:
         ax.set_title(title, fontsize=14)
-    set_alt(
-        ax,
-        f"Line chart{f' ({title})' if title else ''}: share of winning positions where the greedy move wins, "
-        f"against self-play episodes, {len(finals)} lines: " + "; ".join(finals),
-    )
+    body = ngettext(
+        "share of winning positions where the greedy move wins, against self-play episodes, {n} lines: {ends}",
+        "share of winning positions where the greedy move wins, against self-play episodes, {n} lines: {ends}",
+        len(finals),
+    ).format(n=len(finals), ends="; ".join(finals))
+    set_alt(ax, headed("Line chart", title, body))
     return fig
 
 
@@ -102,25 +108,31 @@ def plot_value_heatmap(learner: QLearner, title: str = "", misere: bool = True):
             for c in range(V.shape[2]):
                 if (a, b, c) != (0, 0, 0) and is_p_position((a, b, c), misere):
                     ax.plot(b, c, "o", ms=4, mfc="white", mec=BLACK, mew=0.8)
-        ax.set_title(f"first pile = {a}", fontsize=14)
-        ax.set_xlabel("second pile")
+        ax.set_title(_("first pile = {a}").format(a=a), fontsize=14)
+        ax.set_xlabel(_("second pile"))
         ax.set_xticks(range(V.shape[1]))
         ax.set_yticks(range(V.shape[2]))
-    axes[0].set_ylabel("third pile")
-    fig.colorbar(im, ax=list(axes), shrink=0.85, label="best Q-value for the mover (< 0 hatched)")
+    axes[0].set_ylabel(_("third pile"))
+    fig.colorbar(im, ax=list(axes), shrink=0.85, label=_("best Q-value for the mover (< 0 hatched)"))
     if title:
         fig.suptitle(title, fontsize=15, y=1.03)
     known = V[~np.isnan(V)]
     p_count = sum(1 for idx in np.ndindex(V.shape) if any(idx) and is_p_position(tuple(int(x) for x in idx), misere))
     low = np.unravel_index(np.nanargmin(V), V.shape)
-    set_alt(
-        fig,
-        f"Heat map{f' ({title})' if title else ''}: the best Q-value of the mover in every position of "
-        f"{V.shape[0] - 1}-{V.shape[1] - 1}-{V.shape[2] - 1} Nim, {n} panels by the first pile; values from "
-        f"{num(float(known.min()))} (red and hatched where below 0: the mover expects to lose) to "
-        f"{num(float(known.max()))} (blue); {int((known < 0).sum())} positions below 0; "
-        f"lowest at {tuple(int(x) for x in low)}; {p_count} exact P-positions marked with a white dot",
+    body = _(
+        "the best Q-value of the mover in every position of {piles} Nim, {n} panels by the first pile; values from "
+        "{low} (red and hatched where below 0: the mover expects to lose) to {high} (blue); {below} positions "
+        "below 0; lowest at {lowest}; {p_count} exact P-positions marked with a white dot"
+    ).format(
+        piles=f"{V.shape[0] - 1}-{V.shape[1] - 1}-{V.shape[2] - 1}",
+        n=n,
+        low=num(float(known.min())),
+        high=num(float(known.max())),
+        below=int((known < 0).sum()),
+        lowest=tuple(int(x) for x in low),
+        p_count=p_count,
     )
+    set_alt(fig, headed("Heat map", title, body))
     return fig
 
 
@@ -145,20 +157,24 @@ def plot_q_values(learner: QLearner, state: NimState, ax=None, title: str = ""):
     ax.axhline(0, color=BLACK, lw=0.8)
     ax.set_xticks(range(len(qs)))
     ax.set_xticklabels(labels, fontsize=12, rotation=90 if len(qs) > 16 else 0)
-    ax.set_xlabel("move  pile:take  (red = winning move by the exact rule, hatched = not)")
-    ax.set_ylabel("Q-value")
-    ax.set_title(title or f"Q-values in {list(state.piles)}", fontsize=14)
+    ax.set_xlabel(_("move  pile:take  (red = winning move by the exact rule, hatched = not)"))
+    ax.set_ylabel(_("Q-value"))
+    ax.set_title(title or _("Q-values in {piles}").format(piles=list(state.piles)), fontsize=14)
     best = max(qs, key=lambda m: qs[m]) if qs else None
-    text = f"Bar chart ({ax.get_title()}): the Q-value of each of {len(qs)} moves"
+    text = _("the Q-value of each of {n} moves").format(n=len(qs))
     if best is not None:
-        text += f"; highest {num(qs[best])} for {best[0] + 1}:{best[1]}"
-        text += f" ({'a winning move' if best in wins else 'not a winning move'})"
-    text += f"; winning moves by the exact rule: {', '.join(f'{i + 1}:{t}' for i, t in qs if (i, t) in wins) or 'none'}"
+        move, q = f"{best[0] + 1}:{best[1]}", num(qs[best])
+        if best in wins:
+            text += "; " + _("highest {q} for {move} (a winning move)").format(q=q, move=move)
+        else:
+            text += "; " + _("highest {q} for {move} (not a winning move)").format(q=q, move=move)
+    listed = ", ".join(f"{i + 1}:{t}" for i, t in qs if (i, t) in wins) or pgettext("moves", "none")
+    text += "; " + _("winning moves by the exact rule: {moves}").format(moves=listed)
     set_alt(
         ax,
-        text,
+        headed("Bar chart", ax.get_title(), text),
         (
-            ["move (pile:take)", "Q-value", "wins by the exact rule"],
+            [_("move (pile:take)"), _("Q-value"), _("wins by the exact rule")],
             [[f"{i + 1}:{t}", q, (i, t) in wins] for (i, t), q in qs.items()],
         ),
     )
@@ -217,14 +233,14 @@ class QNimPlay(SnapshotWidget):
         self.model = QNimMatch(learner, human)
         self.piles = widgets.Text(
             value=" ".join(map(str, getattr(learner.game, "piles", ()))),
-            description="piles",
+            description=pgettext("box", "piles"),
             layout=widgets.Layout(width="220px"),
         )
-        self.starter = widgets.ToggleButtons(options=[("you start", 0), ("AI starts", 1)], value=human)
-        self.new = widgets.Button(description="New game")
-        self.pile = widgets.IntText(value=1, description="pile", layout=widgets.Layout(width="140px"))
-        self.take = widgets.IntText(value=1, description="take", layout=widgets.Layout(width="140px"))
-        self.button = widgets.Button(description="Take", button_style="primary")
+        self.starter = widgets.ToggleButtons(options=[(_("you start"), 0), (_("AI starts"), 1)], value=human)
+        self.new = widgets.Button(description=_("New game"))
+        self.pile = widgets.IntText(value=1, description=pgettext("box", "pile"), layout=widgets.Layout(width="140px"))
+        self.take = widgets.IntText(value=1, description=pgettext("box", "take"), layout=widgets.Layout(width="140px"))
+        self.button = widgets.Button(description=pgettext("button", "Take"), button_style="primary")
         self.view = widgets.HTML()
         self.button.on_click(lambda _: self.on_take())
         self.new.on_click(lambda _: self.on_new())
@@ -245,56 +261,77 @@ class QNimPlay(SnapshotWidget):
             self.say(str(err), "error")
             return
         if self.model.over:
-            self.say(
-                f"Game over: {self.model.winner_name} won.", "good" if self.model.winner == self.model.human else "info"
-            )
+            self.say(_game_over_sentence(self.model), "good" if self.model.winner == self.model.human else "info")
         else:
-            _, pile, take = self.model.history[-1]
-            self.say(f"The AI took {take} from pile {pile}.")
+            _who, pile, take = self.model.history[-1]
+            self.say(_("The AI took {take} from pile {pile}.").format(take=take, pile=pile))
         self.refresh()
 
     def on_new(self) -> None:
         try:
             piles = parse_piles(self.piles.value)
             if not any(piles):
-                raise ValueError("all piles are empty: give at least one stick")
+                raise ValueError(_("all piles are empty: give at least one stick"))
             size = int(np.prod([p + 1 for p in piles]))
             if size > MAX_STATES:
-                raise ValueError(f"{size:,} positions is too many to train here (at most {MAX_STATES:,})")
+                raise ValueError(
+                    _("{size} positions is too many to train here (at most {most})").format(
+                        size=f"{size:,}", most=f"{MAX_STATES:,}"
+                    )
+                )
         except (TypeError, ValueError) as err:
             self.say(str(err), "error")
             return
-        learner, trained = self.model.learner, ""
+        learner, fresh = self.model.learner, False
         if piles != getattr(learner.game, "piles", None):
             learner = train_for(piles, self.episodes, self.seed)
-            trained = f" (a fresh table, {learner.episodes:,} self-play games)"
+            fresh = True
         self.model = QNimMatch(learner, self.starter.value)
-        self.say(
-            f"New game on {list(piles)}{trained}"
-            + (
-                f": the AI took {self.model.history[-1][2]} from pile {self.model.history[-1][1]}."
-                if self.model.history
-                else "."
-            )
-        )
+        self.say(self._new_game_news(list(piles), learner.episodes if fresh else None))
         self.refresh()
 
+    def _new_game_news(self, piles: list[int], trained: int | None) -> str:
+        """ "New game on [3, 5, 7] (a fresh table, 2,000 self-play games): the AI took 1 from pile 2."
+        (the table's games only when it was trained for this game, the AI's move only when it started)."""
+        games = f"{trained:,}" if trained is not None else ""
+        if self.model.history:
+            _who, pile, take = self.model.history[-1]
+            if trained is not None:
+                text = _(
+                    "New game on {piles} (a fresh table, {games} self-play games): the AI took {take} from pile {pile}."
+                )
+            else:
+                text = _("New game on {piles}: the AI took {take} from pile {pile}.")
+            return text.format(piles=piles, games=games, take=take, pile=pile)
+        if trained is not None:
+            return _("New game on {piles} (a fresh table, {games} self-play games).").format(piles=piles, games=games)
+        return _("New game on {piles}.").format(piles=piles)
+
     def board_html(self) -> str:
+        names = [_("pile {k}").format(k=i + 1) for i in range(len(self.model.state.piles))]
         rows = "".join(
-            f"<div>pile {i + 1}: <b>{p}</b> &nbsp;{'| ' * p}</div>" for i, p in enumerate(self.model.state.piles)
+            f"<div>{name}: <b>{p}</b> &nbsp;{'| ' * p}</div>" for name, p in zip(names, self.model.state.piles)
         )
         qs = self.model.q_values()
         if self.model.over:
-            qline = f"<b>Game over: {html.escape(self.model.winner_name or '')} won.</b>"
+            qline = f"<b>{html.escape(_game_over_sentence(self.model))}</b>"
         else:
-            who = "you" if self.model.game.to_move(self.model.state) == self.model.human else "the AI"
             cells = " ".join(
                 f"<span style='color:{RED if q > 0 else BLUE if q < 0 else GREY};"
                 f"margin-right:8px'>{p}:{t} → {q:+.2f}</span>"
                 for (p, t), q in qs.items()
             )
-            qline = f"<b>Q-values for {who} (pile:take → Q):</b> {cells}"
-        past = ", ".join(f"{w} took {t} from pile {p}" for w, p, t in self.model.history)
+            if self.model.game.to_move(self.model.state) == self.model.human:
+                head = _("Q-values for you (pile:take → Q):")
+            else:
+                head = _("Q-values for the AI (pile:take → Q):")
+            qline = f"<b>{head}</b> {cells}"
+        past = ", ".join(
+            _("you took {take} from pile {pile}").format(take=t, pile=p)
+            if w == "you"
+            else _("{name} took {take} from pile {pile}").format(name=player_name(w), take=t, pile=p)
+            for w, p, t in self.model.history
+        )
         return (
             f"<div style='font-family:monospace'>{rows}</div>"
             f"<div style='font-size:0.85em'>{qline}</div>"
@@ -328,14 +365,14 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
                     ax.plot(b, c, "x", ms=9, mew=2, color=BLUE)
                 else:
                     ax.plot(b, c, ".", ms=3, color=GREY)
-        ax.set_title(f"first pile = {a}", fontsize=14)
+        ax.set_title(_("first pile = {a}").format(a=a), fontsize=14)
         ax.set_xticks(range(top[1] + 1))
         ax.set_yticks(range(top[2] + 1))
-        ax.set_xlabel("second pile")
+        ax.set_xlabel(_("second pile"))
         ax.grid(alpha=0.2)
-    np.atleast_1d(axes)[0].set_ylabel("third pile")
+    np.atleast_1d(axes)[0].set_ylabel(_("third pile"))
     fig.suptitle(
-        "P-positions of misère Nim: filled = on the source's list, hollow = missing, x = listed but wrong",
+        _("P-positions of misère Nim: filled = on the source's list, hollow = missing, x = listed but wrong"),
         fontsize=14,
         y=1.04,
     )
@@ -347,11 +384,18 @@ def plot_p_positions(piles: Iterable[int] = (3, 5, 7), misere: bool = True):
         key = "listed" if exact and listed else "missing" if exact else "wrong" if listed else None
         if key:
             found[key].append(str(tuple(int(x) for x in p)))
-    set_alt(
-        fig,
-        f"Scatter plot: the P-positions of misère Nim below {list(top)}, one panel per first pile: "
-        f"{len(found['listed'])} on the source's list (filled circles), {len(found['missing'])} missing from it "
-        f"(hollow circles: {', '.join(found['missing']) or 'none'}), {len(found['wrong'])} listed but not "
-        f"P-positions (crosses: {', '.join(found['wrong']) or 'none'})",
+    none = pgettext("positions", "none")
+    body = _(
+        "the P-positions of misère Nim below {piles}, one panel per first pile: {listed} on the source's list "
+        "(filled circles), {missing} missing from it (hollow circles: {missed}), {wrong} listed but not "
+        "P-positions (crosses: {wrongly})"
+    ).format(
+        piles=list(top),
+        listed=len(found["listed"]),
+        missing=len(found["missing"]),
+        missed=", ".join(found["missing"]) or none,
+        wrong=len(found["wrong"]),
+        wrongly=", ".join(found["wrong"]) or none,
     )
+    set_alt(fig, headed("Scatter plot", None, body))
     return fig

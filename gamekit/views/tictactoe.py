@@ -17,8 +17,9 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import LinearSegmentedColormap
 
 from ..games.tictactoe import EMPTY, O, TicTacToe, X, board_text, winning_line, winning_mark
+from ..i18n import _, ngettext, pgettext
 from ..protocol import IllegalMoveError
-from .alt import num, set_alt
+from .alt import figure_kind, headed, num, set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_BLUE, LIGHT_RED, RED
 from .style import readable
 from .widgets import SnapshotWidget
@@ -92,21 +93,26 @@ def board_html(board: Sequence[str], notes: Mapping[int, str] | None = None) -> 
 
 def board_words(board: Sequence[str]) -> str:
     """The position in words (squares numbered 0-8, row by row), for alt texts and screen readers:
-    "X on 0, 4; O on 8; empty: 1, 2, 3, 5, 6, 7; O to move"."""
+    "X on 0, 4; O on 8; empty: 1, 2, 3, 5, 6, 7; O to move" (in the language in force)."""
 
     def squares(mark: str) -> str:
-        found = [str(i) for i, c in enumerate(board) if c == mark]
-        return ", ".join(found) if found else "none"
+        return ", ".join(str(i) for i, c in enumerate(board) if c == mark)
 
-    parts = [f"X on {squares(X)}", f"O on {squares(O)}", f"empty: {squares(EMPTY)}"]
+    xs, os_, free = squares(X), squares(O), squares(EMPTY)
+    parts = [
+        _("X on {squares}").format(squares=xs) if xs else _("X on none"),
+        _("O on {squares}").format(squares=os_) if os_ else _("O on none"),
+        _("empty: {squares}").format(squares=free) if free else _("empty: none"),
+    ]
     mark = winning_mark(tuple(board))
     if mark is not None:
         line = winning_line(board) or ()
-        parts.append(f"{mark} wins with the line {', '.join(map(str, line))}")
+        parts.append(_("{mark} wins with the line {line}").format(mark=mark, line=", ".join(map(str, line))))
     elif EMPTY not in board:
-        parts.append("draw")
+        # TRANSLATORS: the end of a TicTacToe position in words: nobody won and the board is full
+        parts.append(pgettext("result", "draw"))
     else:
-        parts.append(f"{X if board.count(X) == board.count(O) else O} to move")
+        parts.append(_("{mark} to move").format(mark=X if board.count(X) == board.count(O) else O))
     return "; ".join(parts)
 
 
@@ -125,7 +131,7 @@ def draw_board(
     frame; `notes` writes small text into squares, `fill` colours their background.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(5, 5))
+        ax = plt.subplots(figsize=(5, 5))[1]
     ax.set_xlim(0, 3)
     ax.set_ylim(3, 0)
     ax.set_aspect("equal")
@@ -143,7 +149,7 @@ def draw_board(
             ax.text(x, y, notes[i], ha="center", va="center", fontsize=14, color=BLACK)
     line = winning_line(board)
     if line:
-        (a, _, c) = line
+        (a, _middle, c) = line
         ax.plot([a % 3 + 0.5, c % 3 + 0.5], [a // 3 + 0.5, c // 3 + 0.5], color=RED, lw=5, alpha=0.8)
     if mark_square is not None:
         ax.add_patch(
@@ -153,10 +159,13 @@ def draw_board(
         ax.set_title(title, fontsize=14)
     words = board_words(board)
     if mark_square is not None:
-        words += f"; square {mark_square} framed"
+        words += "; " + _("square {i} framed").format(i=mark_square)
     if notes:
-        words += "; notes: " + "; ".join(f"square {i}: {' '.join(str(t).split())}" for i, t in sorted(notes.items()))
-    return set_alt(ax, f"Board{f' ({title})' if title else ''}: TicTacToe, {words}")
+        said = "; ".join(
+            _("square {i}: {note}").format(i=i, note=" ".join(str(t).split())) for i, t in sorted(notes.items())
+        )
+        words += "; " + _("notes: {notes}").format(notes=said)
+    return set_alt(ax, headed("Board", title, _("TicTacToe, {position}").format(position=words)))
 
 
 def heat_map(
@@ -171,22 +180,27 @@ def heat_map(
 ):
     """Colour each free square by `values[square]` (low = red, high = blue) and write `labels` in it."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 7))
+        ax = plt.subplots(figsize=(7, 7))[1]
     fill = {i: cmap((v - vmin) / (vmax - vmin) if vmax > vmin else 0.5) for i, v in values.items()}
     draw_board(board, ax=ax, title=title, notes=labels, fill=fill)
 
     def shown(i: int, v: float) -> str:
         label = " ".join((labels or {}).get(i, "").split())
-        return f"square {i}: {num(v)}" + (f" ({label})" if label else "")
+        if label:
+            return _("square {i}: {value} ({label})").format(i=i, value=num(v), label=label)
+        return _("square {i}: {value}").format(i=i, value=num(v))
 
     low = min(values, key=lambda i: values[i]) if values else None
-    text = (
-        f"Heat map{f' ({title})' if title else ''} on a TicTacToe board, {board_words(board)}; "
-        f"values {', '.join(shown(i, v) for i, v in sorted(values.items()))}"
+    kind = figure_kind("Heat map")
+    text = _("{kind} on a TicTacToe board, {position}; values {values}").format(
+        kind=f"{kind} ({title})" if title else kind,
+        position=board_words(board),
+        values=", ".join(shown(i, v) for i, v in sorted(values.items())),
     )
     if low is not None:
-        text += f"; the colour ranks them, lowest (reddest) at square {low}"
-    return set_alt(ax, text, (["square", "value"], sorted(values.items())))
+        text += "; " + _("the colour ranks them, lowest (reddest) at square {i}").format(i=low)
+    columns = [pgettext("table head", "square"), pgettext("table head", "value")]
+    return set_alt(ax, text, (columns, sorted(values.items())))
 
 
 def board_strip(
@@ -214,7 +228,9 @@ def board_strip(
         fig.suptitle(title, fontsize=15)
     fig.tight_layout()
     steps = [f"{captions[k] + ': ' if captions else ''}{board_words(b)}" for k, b in enumerate(boards)]
-    return set_alt(fig, f"Board strip{f' ({title})' if title else ''}: {n} TicTacToe boards. " + ". ".join(steps))
+    body = ngettext("{n} TicTacToe boards. {boards}", "{n} TicTacToe boards. {boards}", n)
+    body = body.format(n=n, boards=". ".join(steps))
+    return set_alt(fig, headed("Board strip", title, body))
 
 
 def line_boards(game, line: Sequence[int], state=None) -> list:
@@ -230,33 +246,35 @@ def line_boards(game, line: Sequence[int], state=None) -> list:
 def plot_outcomes_by_length(by_length: Mapping[int, Any], ax=None, title: str | None = None):
     """Stacked bars: X wins, O wins and draws for each game length (from `games_by_length`)."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(11, 5))
+        ax = plt.subplots(figsize=(11, 5))[1]
     lengths = sorted(by_length)
     xs = [by_length[n].p0_wins for n in lengths]
     os_ = [by_length[n].p1_wins for n in lengths]
     ds = [by_length[n].draws for n in lengths]
     # never colour alone: O wins hatched, draws dotted
-    ax.bar(lengths, xs, color=RED, label="X wins", edgecolor="white")
-    ax.bar(lengths, os_, bottom=xs, color=BLUE, label="O wins", hatch="//", edgecolor="white")
-    ax.bar(
-        lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label="draws", hatch="..", edgecolor="#555"
-    )
+    x_wins, o_wins, draws = _("X wins"), _("O wins"), pgettext("outcomes", "draws")
+    ax.bar(lengths, xs, color=RED, label=x_wins, edgecolor="white")
+    ax.bar(lengths, os_, bottom=xs, color=BLUE, label=o_wins, hatch="//", edgecolor="white")
+    ax.bar(lengths, ds, bottom=[a + b for a, b in zip(xs, os_)], color=GREY, label=draws, hatch="..", edgecolor="#555")
     for n, a, b, c in zip(lengths, xs, os_, ds):
         ax.text(n, a + b + c, f"{a + b + c:,}", ha="center", va="bottom", fontsize=14)
-    ax.set_xlabel("number of moves in the game")
-    ax.set_ylabel("number of games")
+    ax.set_xlabel(_("number of moves in the game"))
+    ax.set_ylabel(_("number of games"))
     ax.set_xticks(lengths)
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
     totals = {n: a + b + c for n, a, b, c in zip(lengths, xs, os_, ds)}
     most = max(totals, key=lambda n: totals[n]) if totals else None
-    text = f"Bar chart{f' ({title})' if title else ''}: {num(sum(totals.values()))} games of TicTacToe by length"
+    text = _("{n} games of TicTacToe by length").format(n=num(sum(totals.values())))
     if most is not None:
-        text += f"; most end after {most} moves ({num(totals[most])})"
-        text += f"; in all {num(sum(xs))} X wins (red), {num(sum(os_))} O wins (blue, hatched), {num(sum(ds))} draws"
-    table = (["moves", "X wins", "O wins", "draws"], [[n, a, b, c] for n, a, b, c in zip(lengths, xs, os_, ds)])
-    return set_alt(readable(ax), text, table)
+        text += "; " + _("most end after {moves} moves ({games})").format(moves=most, games=num(totals[most]))
+        text += "; " + _("in all {x} X wins (red), {o} O wins (blue, hatched), {draws} draws").format(
+            x=num(sum(xs)), o=num(sum(os_)), draws=num(sum(ds))
+        )
+    columns = [pgettext("table head", "moves"), x_wins, o_wins, draws]
+    table = (columns, [[n, a, b, c] for n, a, b, c in zip(lengths, xs, os_, ds)])
+    return set_alt(readable(ax), headed("Bar chart", title, text), table)
 
 
 PlayerFactory = Callable[[], Callable]
@@ -298,7 +316,8 @@ class TicTacToePlay(SnapshotWidget):
     Clicking an occupied square, or any square after the game ended, shows a message and
     changes nothing.
 
-    From the keyboard: Tab reaches every square (a button named by its state, "square 4,
+    The default players' names are shown in the language in force (`players`' keys stay the values
+    of the opponent box). From the keyboard: Tab reaches every square (a button named by its state, "square 4,
     empty") and Enter plays it; or type a square's number (0-8) into the "play square" box and
     press Enter. Each move is announced in a live region ("You played square 4 (X). perfect
     played square 0 (O). X to move: your turn.").
@@ -313,6 +332,7 @@ class TicTacToePlay(SnapshotWidget):
         game: TicTacToe | None = None,
     ):
         super().__init__()
+        default = players is None
         if players is None:
             from ..players import LossAversePlayer, PerfectPlayer, RandomPlayer
 
@@ -337,18 +357,22 @@ class TicTacToePlay(SnapshotWidget):
             raise ValueError(f"seat must be 'X' or 'O', got {seat!r}")
         self.game = game if game is not None else TicTacToe()
         self.factories: dict[str, PlayerFactory] = dict(players)
+        self.names = {name: _default_player_name(name) if default else name for name in self.factories}
         self.hint = hint if hint is not None else counting_hints
         wide = {"description_width": "initial"}
         self.opponent = widgets.Dropdown(
-            options=list(self.factories), description="opponent", style=wide, layout=widgets.Layout(width="250px")
+            options=[(self.names[name], name) for name in self.factories],
+            description=pgettext("box", "opponent"),
+            style=wide,
+            layout=widgets.Layout(width="250px"),
         )
-        self.seat = widgets.ToggleButtons(options=[X, O], value=seat, description="you play", style=wide)
+        self.seat = widgets.ToggleButtons(options=[X, O], value=seat, description=_("you play"), style=wide)
         self.seat.style.button_width = "48px"
-        self.hints = widgets.Checkbox(value=hints, description="show hints", indent=False)
-        self.new_button = widgets.Button(description="new game")
+        self.hints = widgets.Checkbox(value=hints, description=_("show hints"), indent=False)
+        self.new_button = widgets.Button(description=_("new game"))
         self.square_box = widgets.Text(
-            description="play square",
-            placeholder="0-8, then Enter",
+            description=_("play square"),
+            placeholder=_("0-8, then Enter"),
             continuous_update=False,
             style=wide,
             layout=widgets.Layout(width="250px"),
@@ -399,7 +423,8 @@ class TicTacToePlay(SnapshotWidget):
         self.computer = self.factories[self.opponent.value]()
         self.state = self.game.initial_state()
         self.moves: list[int] = []
-        self._computer_moves(f"New game: you play {self.seat.value} against {self.opponent.value}.")
+        news = _("New game: you play {mark} against {opponent}.")
+        self._computer_moves(news.format(mark=self.seat.value, opponent=self.names[self.opponent.value]))
         self._refresh()
 
     def _typed(self, text: str) -> None:
@@ -408,7 +433,7 @@ class TicTacToePlay(SnapshotWidget):
             return
         self.square_box.value = ""
         if not text.strip().isdigit() or not 0 <= int(text) <= 8:
-            self.say(f"{text.strip()!r} is not a square: type a number from 0 to 8.", "error")
+            self.say(_("{text} is not a square: type a number from 0 to 8.").format(text=repr(text.strip())), "error")
             return
         self.click(int(text))
 
@@ -418,22 +443,23 @@ class TicTacToePlay(SnapshotWidget):
         A square that is not a whole number from 0 to 8 is refused with a message; nothing changes.
         """
         if isinstance(square, bool) or not isinstance(square, numbers.Integral):
-            self.refuse(f"square must be a whole number from 0 to 8, got {square!r} ({type(square).__name__})")
+            text = _("square must be a whole number from 0 to 8, got {square} ({kind})")
+            self.refuse(text.format(square=repr(square), kind=type(square).__name__))
             return
         if not 0 <= square <= 8:
-            self.refuse(f"square {square} is out of range: the squares are numbered 0 to 8")
+            self.refuse(_("square {square} is out of range: the squares are numbered 0 to 8").format(square=square))
             return
         square = int(square)
         if self.game.is_terminal(self.state):
-            self.say("The game is over — press 'new game' to play again.", "error")
+            self.say(_("The game is over — press '{button}' to play again.").format(button=_("new game")), "error")
             return
         try:  # the game knows its rules; the widget only reports them
             self.state = self.game.play(self.state, square)
         except IllegalMoveError:
-            self.say(f"Square {square} is taken; choose a free square.", "error")
+            self.say(_("Square {square} is taken; choose a free square.").format(square=square), "error")
             return
         self.moves.append(square)
-        self._computer_moves(f"You played square {square} ({self.seat.value}).")
+        self._computer_moves(_("You played square {square} ({mark}).").format(square=square, mark=self.seat.value))
         self._refresh()
 
     def _computer_moves(self, news: str) -> None:
@@ -442,14 +468,22 @@ class TicTacToePlay(SnapshotWidget):
             move = self.computer(self.game, self.state)
             self.state = self.game.play(self.state, move)
             self.moves.append(move)
-            news += f" {self.opponent.value} played square {move} ({_MARKS[1 - self.human]})."
+            played = _("{opponent} played square {square} ({mark}).")
+            news += " " + played.format(
+                opponent=self.names[self.opponent.value], square=move, mark=_MARKS[1 - self.human]
+            )
         kind = "info"
         if self.game.is_terminal(self.state):
             w = winning_mark(self.state)
-            news += " Draw." if w is None else " You win!" if w == self.seat.value else f" {w} wins."
+            if w is None:
+                news += " " + _("Draw.")
+            elif w == self.seat.value:
+                news += " " + _("You win!")
+            else:
+                news += " " + _("{mark} wins.").format(mark=w)
             kind = "good" if w == self.seat.value else "info"
         else:
-            news += f" {_MARKS[self.game.to_move(self.state)]} to move: your turn."
+            news += " " + _("{mark} to move: your turn.").format(mark=_MARKS[self.game.to_move(self.state)])
         self.say(news, kind)
 
     # --- the view ----------------------------------------------------------------------------
@@ -464,9 +498,8 @@ class TicTacToePlay(SnapshotWidget):
         shade = _relative(values)
         for i, (b, label) in enumerate(zip(self.squares, self.hint_labels)):
             b.description = self.state[i] if self.state[i] != EMPTY else ""
-            mark = self.state[i] if self.state[i] != EMPTY else "empty"
             note = " ".join(notes.get(i, "").split())
-            b.tooltip = f"square {i}, {mark}" + (f"; {note}" if note else "")  # its name for a screen reader
+            b.tooltip = _square_name(i, self.state[i], note)  # its name for a screen reader
             b.style.text_color = RED if i in line else None
             b.style.button_color = _hex(RED_BLUE(shade[i])) if i in shade else None
             label.value = hint_label_html(notes.get(i, ""))
@@ -479,11 +512,36 @@ class TicTacToePlay(SnapshotWidget):
             heat_map(self.state, values, notes, ax=ax, vmin=min(values.values()), vmax=max(values.values()))
         else:
             draw_board(self.state, ax=ax, mark_square=self.moves[-1] if self.moves else None)
-        ax.set_title(f"you: {self.seat.value}, opponent: {self.opponent.value}", fontsize=14)
+        title = _("you: {mark}, opponent: {opponent}").format(
+            mark=self.seat.value, opponent=self.names[self.opponent.value]
+        )
+        ax.set_title(title, fontsize=14)
         return fig
 
 
 _MARKS = (X, O)
+
+
+def _default_player_name(name: str) -> str:
+    """The name of one of the play widget's default players, in the language in force."""
+    names = {
+        # TRANSLATORS: the name of a TicTacToe player that plays a random free square
+        "random": pgettext("player", "random"),
+        # TRANSLATORS: the name of a TicTacToe player that plays the move least likely to lose (course notation)
+        "1 − P(lose)": pgettext("player", "1 − P(lose)"),
+        # TRANSLATORS: the name of a TicTacToe player that plays perfectly
+        "perfect": pgettext("player", "perfect"),
+    }
+    return names.get(name, name)
+
+
+def _square_name(i: int, cell: str, note: str = "") -> str:
+    """A square button's name for a screen reader: "square 4, empty", "square 0, X; X 5 O 2 ..."."""
+    if cell == EMPTY:
+        name = _("square {i}, empty").format(i=i)
+    else:
+        name = _("square {i}, {mark}").format(i=i, mark=cell)
+    return f"{name}; {note}" if note else name
 
 
 def counting_hints(game, state):
@@ -501,7 +559,9 @@ def counting_hints(game, state):
         counts_memo, probs_memo = _HINT_MEMO.setdefault(game, ({}, {}))
         c = count_outcomes(game, child, counts_memo)
         p = outcome_probabilities(game, child, probs_memo).lose(me)
-        notes[m] = f"X {c.p0_wins}\nO {c.p1_wins}\nD {c.draws}\nP(lose) {float(p):.2f}"
+        # TRANSLATORS: a hint under a free square, four short lines: X wins, O wins, Draws, P(lose) (keep P(lose))
+        note = _("X {x}\nO {o}\nD {draws}\nP(lose) {p}")
+        notes[m] = note.format(x=c.p0_wins, o=c.p1_wins, draws=c.draws, p=f"{float(p):.2f}")
         values[m] = float(p)
     return notes, values
 

@@ -18,9 +18,10 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
 
+from ..i18n import _, ngettext, pgettext
 from ..protocol import Game, State, guard_depth, require_game_methods
-from ..search import INF, AlphaBetaTrace, Evaluate, Order, minimax
-from .alt import plain_text, set_alt
+from ..search import INF, AlphaBetaTrace, Evaluate, Order, Step, minimax
+from .alt import headed, plain_text, set_alt
 from .colors import BLACK, BLUE, GREY, LIGHT_RED, RED
 from .style import FONT
 from .widgets import Picture, SnapshotWidget
@@ -34,6 +35,8 @@ __all__ = [
     "draw_mini_board",
     "draw_nested_sets",
     "draw_tree",
+    "step_kind",
+    "step_text",
     "TreeNode",
 ]
 
@@ -236,9 +239,9 @@ def draw_tree(
         mover = next(n.to_move for n in root.walk() if len(n.path) == d)
         side = ("MAX (X)" if mover == 0 else "MIN (O)") if boards else ("MAX ▲" if mover == 0 else "MIN ▼")
         kind = (
-            f"depth {d}\n{side} to move"
+            _("depth {d}\n{side} to move").format(d=d, side=side)
             if d < depth or not all(n.terminal for n in root.walk() if len(n.path) == d)
-            else f"depth {d}"
+            else _("depth {d}").format(d=d)
         )
         ax.text(-0.9, -gap * d, kind, ha="right", va="center", fontsize=fontsize, color="#555")
     xs = [p[0] for p in pos.values()]
@@ -249,26 +252,97 @@ def draw_tree(
     if title:
         ax.set_title(title, fontsize=fontsize)
     sizes = root.level_sizes()
-    text = (
-        f"Tree{f' ({title})' if title else ''}: {sum(sizes)} nodes, "
-        f"{', '.join(map(str, sizes))} at depths 0 to {len(sizes) - 1}"
+    text = _("{n} nodes, {sizes} at depths 0 to {deepest}").format(
+        n=sum(sizes), sizes=", ".join(map(str, sizes)), deepest=len(sizes) - 1
     )
     if root.value is not None:
-        text += f"; the root's minimax value is {value_fmt(root.value)}"
+        text += "; " + _("the root's minimax value is {value}").format(value=value_fmt(root.value))
         red = _red_children(root, best)
         if red:
             moves = ", ".join(str(ch.path[-1]) for ch in red)
-            many = len(red) != 1
-            text += f"; {len(red)} best move{'s' if many else ''} from the root ({moves}) drawn red and thick"
+            text += "; " + ngettext(
+                "{n} best move from the root ({moves}) drawn red and thick",
+                "{n} best moves from the root ({moves}) drawn red and thick",
+                len(red),
+            ).format(n=len(red), moves=moves)
             ties = sum(ch.value == root.value for ch in root.children) - len(red)
             if ties:
-                others = f"{ties} other move{'s' if ties != 1 else ''}"
-                text += f" (the first the search tries; {others} as good, drawn black)"
-    set_alt(ax, text)
+                text += " " + ngettext(
+                    "(the first the search tries; {n} other move as good, drawn black)",
+                    "(the first the search tries; {n} other moves as good, drawn black)",
+                    ties,
+                ).format(n=ties)
+    set_alt(ax, headed("Tree", title, text))
     return fig
 
 
 # --- alpha-beta, step by step ----------------------------------------------------------------
+
+
+def step_kind(kind: str) -> str:
+    """The kind of an alpha-beta step ('enter', 'leaf', 'hit', 'update', 'cut', 'return') in the
+    language in force (another kind as it is)."""
+    words = {
+        # TRANSLATORS: kinds of steps of an alpha-beta run, shown as "step 3/17: enter"
+        "enter": pgettext("alpha-beta step", "enter"),
+        "leaf": pgettext("alpha-beta step", "leaf"),
+        "hit": pgettext("alpha-beta step", "hit"),
+        "update": pgettext("alpha-beta step", "update"),
+        "cut": pgettext("alpha-beta step", "cut"),
+        "return": pgettext("alpha-beta step", "return"),
+    }
+    return words.get(kind, kind)
+
+
+def step_text(st: Step) -> str:
+    """The sentence that explains one step of an alpha-beta run, in the language in force (in English
+    the `text` that `trace_alphabeta` gave the step; made here again from the step's data, so the
+    stepper speaks the language in force when it shows it)."""
+
+    def fmt(x: float) -> str:
+        return "+inf" if x == INF else "-inf" if x == -INF else f"{x:g}"
+
+    v = "" if st.value is None else f"{st.value:g}"
+    node, alpha, beta = st.node, fmt(st.alpha), fmt(st.beta)
+    if st.kind == "enter":
+        if node:
+            return _("enter {node}: alpha={alpha}, beta={beta}").format(node=node, alpha=alpha, beta=beta)
+        return _("enter the root: alpha={alpha}, beta={beta}").format(alpha=alpha, beta=beta)
+    if st.kind == "leaf":
+        return _("leaf {node}: value {value}").format(node=node, value=v)
+    if st.kind == "hit":
+        if node:
+            return _("{node}: the table already knows the value {value}").format(node=node, value=v)
+        return _("the root: the table already knows the value {value}").format(value=v)
+    if st.kind == "update":
+        who = ("MAX", "MIN")[st.player]
+        if node:
+            text = _("{who} node {node} has seen {value}: alpha={alpha}, beta={beta}")
+            return text.format(who=who, node=node, value=v, alpha=alpha, beta=beta)
+        text = _("{who} node root has seen {value}: alpha={alpha}, beta={beta}")
+        return text.format(who=who, value=v, alpha=alpha, beta=beta)
+    if st.kind == "cut":
+        n = len(st.pruned)
+        if st.player == 0:
+            text = ngettext(
+                "cut {n} move(s): MAX can get {value} here, but MIN already has a move above worth only "
+                "beta={beta}, so play never reaches this node",
+                "cut {n} move(s): MAX can get {value} here, but MIN already has a move above worth only "
+                "beta={beta}, so play never reaches this node",
+                n,
+            )
+        else:
+            text = ngettext(
+                "cut {n} move(s): MIN can hold this node to {value}, but MAX already has a move above worth "
+                "alpha={alpha}, so play never reaches this node",
+                "cut {n} move(s): MIN can hold this node to {value}, but MAX already has a move above worth "
+                "alpha={alpha}, so play never reaches this node",
+                n,
+            )
+        return text.format(n=n, value=v, alpha=alpha, beta=beta)
+    if node:
+        return _("{node} returns {value}").format(node=node, value=v)
+    return _("the root returns {value}").format(value=v)
 
 
 def draw_alphabeta_step(
@@ -347,14 +421,15 @@ def draw_alphabeta_step(
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(-depth - 0.6, 0.5)
     ax.axis("off")
-    ax.set_title(f"step {k + 1}/{len(trace.steps)}: {current.kind}", fontsize=15 * scale, loc="left")
-    _wrap_caption(ax, current.text, caption_width, 14 * scale)
-    set_alt(
-        ax,
-        f"Tree (alpha-beta, step {k + 1} of {len(trace.steps)}: {current.kind}): {len(windows)} nodes visited, "
-        f"{len(pruned)} pruned (grey, dashed); at the current node α={_fmt(current.alpha)}, β={_fmt(current.beta)}. "
-        f"{current.text}",
-    )
+    kind, said = step_kind(current.kind), step_text(current)
+    title = _("step {k}/{n}: {kind}").format(k=k + 1, n=len(trace.steps), kind=kind)
+    ax.set_title(title, fontsize=15 * scale, loc="left")
+    _wrap_caption(ax, said, caption_width, 14 * scale)
+    head = _("alpha-beta, step {k} of {n}: {kind}").format(k=k + 1, n=len(trace.steps), kind=kind)
+    body = _(
+        "{visited} nodes visited, {pruned} pruned (grey, dashed); at the current node α={alpha}, β={beta}. {step}"
+    ).format(visited=len(windows), pruned=len(pruned), alpha=_fmt(current.alpha), beta=_fmt(current.beta), step=said)
+    set_alt(ax, headed("Tree", head, body))
     return fig
 
 
@@ -407,8 +482,8 @@ class AlphaBetaStepper(SnapshotWidget):
         if not isinstance(trace, AlphaBetaTrace):
             raise TypeError(f"trace must be an AlphaBetaTrace (from trace_alphabeta), got {trace!r}")
         self.trace, self.tree, self.k = trace, tree, 0
-        self.back = widgets.Button(description="◀ Back")
-        self.next = widgets.Button(description="Next ▶")
+        self.back = widgets.Button(description=_("◀ Back"))
+        self.next = widgets.Button(description=_("Next ▶"))
         self.image = Picture()
         self.back.on_click(lambda _: self.step(-1))
         self.next.on_click(lambda _: self.step(+1))
@@ -418,12 +493,18 @@ class AlphaBetaStepper(SnapshotWidget):
     def step(self, delta: int) -> None:
         """Move `delta` steps (+1 next, -1 back); refuses to run off either end or a step that is not whole."""
         if isinstance(delta, bool) or not isinstance(delta, numbers.Integral):
-            self.say(f"A step is a whole number of steps (+1 next, -1 back), not {delta!r}.", "error")
+            self.say(
+                _("A step is a whole number of steps (+1 next, -1 back), not {delta}.").format(delta=repr(delta)),
+                "error",
+            )
             raise TypeError(f"delta must be a whole number of steps (+1 next, -1 back), got {delta!r}")
         k = self.k + int(delta)
         if not 0 <= k < len(self.trace.steps):
-            where = "first" if k < 0 else "last"
-            self.say(f"This is already the {where} step ({self.k + 1} of {len(self.trace.steps)}).", "error")
+            if k < 0:
+                text = _("This is already the first step ({k} of {n}).")
+            else:
+                text = _("This is already the last step ({k} of {n}).")
+            self.say(text.format(k=self.k + 1, n=len(self.trace.steps)), "error")
             return
         self.k = k
         self._render()
@@ -432,7 +513,7 @@ class AlphaBetaStepper(SnapshotWidget):
 
         fig = self.snapshot()
         self.image.show(fig)
-        self.say(self.trace.steps[self.k].text)
+        self.say(step_text(self.trace.steps[self.k]))
 
     def snapshot(self):
         return draw_alphabeta_step(self.trace, self.tree, self.k)
@@ -463,5 +544,7 @@ def draw_nested_sets(ax, sets: Sequence[tuple[str, int]], title: str | None = No
     if title:
         ax.set_title(title, fontsize=fontsize + 1)
     inside = "; ".join(f"{plain_text(label)}: {n:,}" for label, n in sets)
-    set_alt(ax, f"Chart{f' ({title})' if title else ''}: {len(sets)} nested sets, outermost first: {inside}")
+    body = ngettext("{n} nested sets, outermost first: {sets}", "{n} nested sets, outermost first: {sets}", len(sets))
+    body = body.format(n=len(sets), sets=inside)
+    set_alt(ax, headed("Chart", title, body))
     return ax.figure

@@ -15,6 +15,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..i18n import pgettext
 from .alt import alt_text, img_html
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "live_html",
     "MESSAGE_COLOURS",
     "Picture",
+    "player_name",
     "SnapshotWidget",
 ]
 
@@ -61,6 +63,22 @@ class Picture(widgets.HTML):
         self.png, self.alt = base64.b64decode(png), text
         size = f"width:{self.width}px;max-width:100%;height:auto" if self.width else "max-width:100%;height:auto"
         self.value = img_html(png, text, f"{size};display:block")
+
+
+def player_name(name: str) -> str:
+    """A player's name as a widget shows it: "you" and the computer players' default names ("computer",
+    "the AI") in the language in force, any other name (an agent's, one a caller chose) as it is.
+
+    The models keep the English names as data that code compares (`winner_name == "you"`)."""
+    names = {
+        # TRANSLATORS: the person at the keyboard, as a player's name ("P1 (you)", "you 3 → computer 2")
+        "you": pgettext("player", "you"),
+        # TRANSLATORS: the computer opponent, as a player's name ("P2 (computer)", "computer won")
+        "computer": pgettext("player", "computer"),
+        # TRANSLATORS: the Q-learning opponent, as a player's name ("the AI won")
+        "the AI": pgettext("player", "the AI"),
+    }
+    return names.get(name, name)
 
 
 def live_html(text: str, colour: str = "#333") -> str:

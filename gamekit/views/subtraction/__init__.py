@@ -14,8 +14,8 @@ API at a glance (all take `moves`, default (3, 5, 11); colours follow `gamekit.v
 - `course_graph(course, moves) -> nx.DiGraph` — nodes are the numbers (attrs 'step', 'player',
   'colour'), edges carry 'colour' red (winning move taken) / blue (win given away) / black
   (no win could be forced), 'move' and 'mover'. `edge_colours(course, moves)` gives the list.
-  `draw_course(course, moves, names=("player 1", "player 2"), ax=None)` draws it as the source
-  does: the start on top in the centre, player 1's numbers left, player 2's right.
+  `draw_course(course, moves, names=None, ax=None)` draws it as the source does: the start on top in
+  the centre, player 1's numbers left, player 2's right (names: default "player 1", "player 2").
 - `forward_tree(n, moves) -> nx.DiGraph` and `draw_forward_tree(n, moves, ax=None)` — the small
   forward game tree (one node per move sequence; the source's wrong approach).
 - `tree_growth(ns, moves) -> TreeGrowth` — forward game-tree size and number of positions per

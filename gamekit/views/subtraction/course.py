@@ -12,9 +12,10 @@ import networkx as nx
 from matplotlib.lines import Line2D
 
 from ...games.subtraction import SOURCE_MOVES, SubtractionGame, check_moves
+from ...i18n import _, ngettext
 from ...match import GameRecord
 from ...protocol import IllegalMoveError, check_int, check_name, is_int
-from ..alt import set_alt
+from ..alt import headed, set_alt
 from ..colors import BLACK, BLUE, EDGE_STYLE, LIGHT_BLUE, LIGHT_RED, NODE_SHAPE, RED
 from ..style import FONT
 from .numbers import COLOUR, _is_red
@@ -124,25 +125,28 @@ def course_layout(g: nx.DiGraph) -> dict[int, tuple[float, float]]:
 def draw_course(
     course,
     moves: Iterable[int] = SOURCE_MOVES,
-    names: Sequence[str] = ("player 1", "player 2"),
+    names: Sequence[str] | None = None,
     ax=None,
     title: str | None = None,
     legend: bool = True,
 ):
     """Draw one game's course with red / blue / black edges (the source's figures 5 to 8).
 
+    `names` are the two players' names (default "player 1", "player 2", in the language in force).
     Node faces show the numbers' colours (light red / light blue; white = the game is over).
     Returns the axes.
     """
     moves = check_moves(moves)
     g = course_graph(course, moves)
+    if names is None:
+        names = (_("player 1"), _("player 2"))
     if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
         raise ValueError(f"names must hold two names (player 1, player 2), got {names!r}")
     names = [check_name(x, "each name") for x in names]
     pos = course_layout(g)
     rows = len(g)
     if ax is None:
-        _, ax = plt.subplots(figsize=(5, min(6.5, 1.4 + 0.45 * rows)))
+        ax = plt.subplots(figsize=(5, min(6.5, 1.4 + 0.45 * rows)))[1]
     size = 700 if rows <= 14 else 500  # circles around labels of FONT points
     face = {"red": LIGHT_RED, "blue": LIGHT_BLUE, "end": "white"}
     for colour in ("black", "blue", "red"):
@@ -194,24 +198,33 @@ def draw_course(
     steps = []
     for u, v, data in sorted(g.edges(data=True), key=lambda e: g.nodes[e[0]]["step"]):
         who = names[g.nodes[v]["player"]]
-        steps.append(f"{u} to {v} ({who}, {EDGE_WORDS[data['colour']]})")
-    said = "; ".join(steps) if steps else f"only the start, {min(g.nodes, key=lambda n: g.nodes[n]['step'])}"
-    return set_alt(ax, f"Graph{f' ({title})' if title else ''}: the course of one game, {len(g.edges)} moves: {said}")
+        # TRANSLATORS: one move of a course in an alt text: "22 to 19 (you, winning move, red solid)"
+        steps.append(_("{a} to {b} ({who}, {kind})").format(a=u, b=v, who=who, kind=edge_words(data["colour"])))
+    start = min(g.nodes, key=lambda n: g.nodes[n]["step"])
+    said = "; ".join(steps) if steps else _("only the start, {n}").format(n=start)
+    n = len(g.edges)
+    body = ngettext(
+        "the course of one game, {n} moves: {moves}", "the course of one game, {n} moves: {moves}", n
+    ).format(n=n, moves=said)
+    return set_alt(ax, headed("Graph", title, body))
 
 
-#: What each edge colour of a course graph means (for legends and alt texts).
-EDGE_WORDS = {
-    "red": "winning move, red solid",
-    "blue": "win given away, blue dashed",
-    "black": "no win possible, black dotted",
-}
+def edge_words(colour: str) -> str:
+    """What an edge colour of a course graph means, in words and line style (for alt texts), in the
+    language in force: "winning move, red solid"."""
+    words = {
+        "red": _("winning move, red solid"),
+        "blue": _("win given away, blue dashed"),
+        "black": _("no win possible, black dotted"),
+    }
+    return words[colour]
 
 
 def course_legend_handles() -> list[Line2D]:
     """The legend entries of a course graph's edge colours (for one legend under several courses:
     `fig.legend(handles=course_legend_handles(), ncol=3, ...)`)."""
     return [
-        Line2D([], [], color=RED, lw=2.5, ls=EDGE_STYLE["red"], label="winning move"),
-        Line2D([], [], color=BLUE, lw=2.5, ls=EDGE_STYLE["blue"], label="win given away"),
-        Line2D([], [], color=BLACK, lw=2.5, ls=EDGE_STYLE["black"], label="no win possible"),
+        Line2D([], [], color=RED, lw=2.5, ls=EDGE_STYLE["red"], label=_("winning move")),
+        Line2D([], [], color=BLUE, lw=2.5, ls=EDGE_STYLE["blue"], label=_("win given away")),
+        Line2D([], [], color=BLACK, lw=2.5, ls=EDGE_STYLE["black"], label=_("no win possible")),
     ]

@@ -12,8 +12,9 @@ import networkx as nx
 from matplotlib.lines import Line2D
 
 from ...games.subtraction import SOURCE_MOVES, check_moves, check_number, periodicity
+from ...i18n import _, ngettext, pgettext
 from ...protocol import check_int
-from ..alt import set_alt
+from ..alt import headed, set_alt
 from ..colors import BLACK, BLUE, GREY, NODE_SHAPE, RED
 from ..style import FONT, TITLE
 
@@ -33,10 +34,10 @@ def check_draw_moves(moves: Iterable[int]) -> tuple[int, ...]:
     """A subtraction set small enough to draw: at most MAX_DRAW_MOVES moves, each <= MAX_DRAW_MOVE."""
     moves = check_moves(moves)
     if len(moves) > MAX_DRAW_MOVES or moves[-1] > MAX_DRAW_MOVE:
-        raise ValueError(
-            f"moves {moves if len(moves) <= 20 else str(moves[:20])[:-1] + ', ...)'} are too many or too large to "
-            f"draw; allowed: at most {MAX_DRAW_MOVES} moves, each from 1 to {MAX_DRAW_MOVE}"
-        )
+        shown = moves if len(moves) <= 20 else str(moves[:20])[:-1] + ", ...)"
+        # in the language in force: the number-graph explorer shows it when a student types too many moves
+        text = _("moves {moves} are too many or too large to draw; allowed: at most {most} moves, each from 1 to {top}")
+        raise ValueError(text.format(moves=shown, most=MAX_DRAW_MOVES, top=MAX_DRAW_MOVE))
     return moves
 
 
@@ -123,9 +124,9 @@ def _draw_graph(g: nx.DiGraph, pos: dict, node_colour: dict, ax, title: str, per
         ax.spines[side].set_visible(False)
     ax.legend(
         handles=[
-            Line2D([], [], marker=NODE_SHAPE["red"], ls="", color=RED, label="red: produce it"),
-            Line2D([], [], marker=NODE_SHAPE["blue"], ls="", color=BLUE, label="blue: avoid it"),
-            Line2D([], [], color=RED, alpha=0.7, label="move to a red number"),
+            Line2D([], [], marker=NODE_SHAPE["red"], ls="", color=RED, label=_("red: produce it")),
+            Line2D([], [], marker=NODE_SHAPE["blue"], ls="", color=BLUE, label=_("blue: avoid it")),
+            Line2D([], [], color=RED, alpha=0.7, label=_("move to a red number")),
         ],
         loc="upper left",
         bbox_to_anchor=(1.0, 1.0),
@@ -148,7 +149,7 @@ def draw_number_strip(upto: int = 40, moves: Iterable[int] = SOURCE_MOVES, per_r
     per_row = check_int(per_row, "per_row", minimum=1, maximum=60)
     rows = (upto + per_row) // per_row
     if ax is None:
-        _, ax = plt.subplots(figsize=(12, rows * 12 / per_row + 0.1))
+        ax = plt.subplots(figsize=(12, rows * 12 / per_row + 0.1))[1]
     red = [n for n in range(upto + 1) if _is_red(n, moves)]
     for n in range(upto + 1):
         x, y = n % per_row, -(n // per_row)
@@ -163,11 +164,11 @@ def draw_number_strip(upto: int = 40, moves: Iterable[int] = SOURCE_MOVES, per_r
     ax.set_ylim(-rows + 1, 1)
     ax.set_aspect("equal")
     ax.set_axis_off()
-    return set_alt(
-        ax,
-        f"Chart: the numbers 0 to {upto} as squares in rows of {per_row}, {len(red)} red (hatched: the player to move "
-        f"there loses): {', '.join(map(str, red))}; the other {upto + 1 - len(red)} blue",
-    )
+    body = _(
+        "the numbers 0 to {upto} as squares in rows of {per_row}, {red} red (hatched: the player to move there "
+        "loses): {numbers}; the other {blue} blue"
+    ).format(upto=upto, per_row=per_row, red=len(red), numbers=", ".join(map(str, red)), blue=upto + 1 - len(red))
+    return set_alt(ax, headed("Chart", None, body))
 
 
 def draw_number_graph(
@@ -196,23 +197,29 @@ def draw_number_graph(
     keep = {"all": None, "winning": lambda u, v: g.nodes[v]["colour"] == "red", "none": lambda u, v: False}
     pos = grid_layout(g.nodes, period)
     if ax is None:
-        _, ax = plt.subplots(figsize=(11, 1.6 + 1.0 * (N // period + 1)))
+        ax = plt.subplots(figsize=(11, 1.6 + 1.0 * (N // period + 1)))[1]
     colours = {n: g.nodes[n]["colour"] for n in g.nodes}
     name = ", ".join(map(str, moves))
-    _draw_graph(
-        g, pos, colours, ax, title or f"Numbers 0..{N}, moves {name}: red and blue", period, edge_filter=keep[edges]
-    )
+    title = title or _("Numbers 0..{N}, moves {moves}: red and blue").format(N=N, moves=name)
+    _draw_graph(g, pos, colours, ax, title, period, edge_filter=keep[edges])
     return set_alt(ax, _numbers_alt("Graph", ax.get_title(), colours, period))
 
 
 def _numbers_alt(kind: str, title: str, colours: dict, period: int) -> str:
     red = [n for n in sorted(colours) if colours[n] == "red"]
     blue = [n for n in sorted(colours) if colours[n] == "blue"]
-    return (
-        f"{kind} ({title}): numbers on a grid of {period} columns (n mod {period}); "
-        f"{len(red)} red numbers (squares, produce them): {', '.join(map(str, red)) or 'none'}; "
-        f"{len(blue)} blue numbers (circles, avoid them): {', '.join(map(str, blue)) or 'none'}"
+    none = pgettext("numbers", "none")
+    body = _(
+        "numbers on a grid of {period} columns (n mod {period}); {red} red numbers (squares, produce them): "
+        "{reds}; {blue} blue numbers (circles, avoid them): {blues}"
+    ).format(
+        period=period,
+        red=len(red),
+        reds=", ".join(map(str, red)) or none,
+        blue=len(blue),
+        blues=", ".join(map(str, blue)) or none,
     )
+    return headed(kind, title, body)
 
 
 def backward_labels(moves: Iterable[int] = SOURCE_MOVES, N: int = 22, steps: int = 1) -> dict[int, tuple[str, int]]:
@@ -260,7 +267,7 @@ def draw_backward_step(
         g.nodes[n]["colour"] = labels.get(n, ("none",))[0]
     pos = grid_layout(labels, period)
     if ax is None:
-        _, ax = plt.subplots(figsize=(11, 1.6 + 1.0 * (max(labels) // period + 1)))
+        ax = plt.subplots(figsize=(11, 1.6 + 1.0 * (max(labels) // period + 1)))[1]
 
     def justifies(u, v):
         return (
@@ -275,7 +282,7 @@ def draw_backward_step(
         pos,
         {n: c for n, (c, _) in sorted(labels.items())},
         ax,
-        title or f"Backward from the end: {steps} step{'s' if steps != 1 else ''}",
+        title or ngettext("Backward from the end: {n} step", "Backward from the end: {n} steps", steps).format(n=steps),
         period,
         edge_filter=justifies,
     )

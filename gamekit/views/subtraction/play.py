@@ -12,14 +12,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ...games.subtraction import SOURCE_MOVES, SubtractionGame, check_number, periodicity
+from ...i18n import _, pgettext
 from ...match import random_start, tournament
 from ...players import MixedPlayer, PerfectPlayer, SmartRandomPlayer
 from ...protocol import Winner, check_bool, check_int, check_probability, is_int
 from ...stats import wilson
-from ..alt import set_alt
+from ..alt import headed, set_alt
 from ..colors import BLACK, GREY, RED
 from ..style import readable
-from ..widgets import Picture, SnapshotWidget
+from ..widgets import Picture, SnapshotWidget, player_name
 from .course import draw_course
 from .numbers import _check_draw_N, _is_red, check_draw_moves, draw_number_graph
 
@@ -48,6 +49,19 @@ def _image(width: int) -> Picture:
 
 
 OPPONENTS = ("optimal", "random", "mixed")
+
+
+def opponent_name(kind: str) -> str:
+    """The name of one of the OPPONENTS, as the opponent box shows it, in the language in force."""
+    names = {
+        # TRANSLATORS: the computer strategies of the subtraction game (the opponent box; "optimal vs random")
+        "optimal": pgettext("strategy", "optimal"),
+        "random": pgettext("strategy", "random"),
+        "mixed": pgettext("strategy", "mixed"),
+    }
+    return names.get(kind, kind)
+
+
 #: Largest start the play widget accepts (a longer course no longer fits the screen).
 MAX_PLAY_START = 200
 
@@ -55,20 +69,22 @@ MAX_PLAY_START = 200
 def parse_start(text) -> int:
     """A start number from user input (text typed in the box, or an int): 1..MAX_PLAY_START.
 
-    Text that is not a whole number, or a number out of range, is a ValueError; a value that
-    is neither text nor an int (a float, a bool, None) is a TypeError.
+    Text that is not a whole number, or a number out of range, is a ValueError (its message in the
+    language in force: the play widget shows it); a value that is neither text nor an int (a float,
+    a bool, None) is a TypeError.
     """
+    refused = _("start must be a whole number from 1 to {most}, got {text}")
     if isinstance(text, str):
         stripped = text.strip()
         if not (stripped.isascii() and stripped.lstrip("-").isdigit()):
-            raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+            raise ValueError(refused.format(most=MAX_PLAY_START, text=repr(text)))
         value = int(stripped)
     elif is_int(text):
         value = int(text)
     else:
         raise TypeError(f"start must be a whole number from 1 to {MAX_PLAY_START} (or its text), got {text!r}")
     if not 1 <= value <= MAX_PLAY_START:
-        raise ValueError(f"start must be a whole number from 1 to {MAX_PLAY_START}, got {text!r}")
+        raise ValueError(refused.format(most=MAX_PLAY_START, text=repr(text)))
     return value
 
 
@@ -127,14 +143,23 @@ class SubtractionPlay(SnapshotWidget):
         wide = {"description_width": "initial"}
         # a number box: arrow keys step it, and it sends its value when Enter is pressed (or focus leaves)
         self.start_box = widgets.IntText(
-            value=start, description="start", continuous_update=False, style=wide, layout=widgets.Layout(width="170px")
+            value=start,
+            description=pgettext("box", "start"),
+            continuous_update=False,
+            style=wide,
+            layout=widgets.Layout(width="170px"),
         )
-        self.new_button = widgets.Button(description="New game", layout=widgets.Layout(width="auto"))
+        self.new_button = widgets.Button(description=_("New game"), layout=widgets.Layout(width="auto"))
         self.opponent_box = widgets.Dropdown(
-            options=OPPONENTS, value=opponent, description="opponent", style=wide, layout=widgets.Layout(width="auto")
+            options=[(opponent_name(kind), kind) for kind in OPPONENTS],
+            value=opponent,
+            description=pgettext("box", "opponent"),
+            style=wide,
+            layout=widgets.Layout(width="auto"),
         )
+        # the values stay English (code compares them); the labels are in the language in force
         self.first_box = widgets.ToggleButtons(
-            options=["you start", "computer starts"],
+            options=[(_("you start"), "you start"), (_("computer starts"), "computer starts")],
             value="you start" if human_first else "computer starts",
             style={"button_width": "auto"},
         )
@@ -191,7 +216,8 @@ class SubtractionPlay(SnapshotWidget):
 
     @property
     def winner_name(self) -> str | None:
-        """Who won, as shown to the player: 'you', 'computer', or None while the game runs."""
+        """Who won: 'you', 'computer' (English: data that code compares; `player_name` shows it in the
+        language in force), or None while the game runs."""
         return None if self.winner is None else self.players[self.winner]
 
     def new_game(self, start=None, opponent: str | None = None, human_first: bool | None = None) -> bool:
@@ -216,31 +242,45 @@ class SubtractionPlay(SnapshotWidget):
             self.start_box.value = start
         finally:
             self._showing_start = False
-        text = f"New game from {start} against the {kind} strategy."
+        if kind == "optimal":
+            text = _("New game from {start} against the optimal strategy.").format(start=start)
+        elif kind == "random":
+            text = _("New game from {start} against the random strategy.").format(start=start)
+        else:
+            text = _("New game from {start} against the mixed strategy.").format(start=start)
         if not first:
-            text += f" The computer subtracted {self._computer_moves()}."
+            text += " " + _("The computer subtracted {d}.").format(d=self._computer_moves())
         self.say(text, "info")
         self._refresh()
         return True
 
+    def _won(self) -> str:
+        """ "you won" or "computer won", in the language in force."""
+        if self.winner_name == "you":
+            return _("you won")
+        return _("{name} won").format(name=player_name(self.winner_name or ""))
+
     def play_move(self, d: int) -> bool:
         """Your move: subtract d; then the computer answers. False and a message if not allowed."""
+        button = _("New game")
         if self.over:
-            self.say(f"The game is over ({self.winner_name} won). Press 'New game' to play again.", "error")
+            text = _("The game is over ({result}). Press '{button}' to play again.")
+            self.say(text.format(result=self._won(), button=button), "error")
             return False
         if not is_int(d) or d not in self.game.legal_moves(self.state):
             legal = self.game.legal_moves(self.state)
-            return self.refuse(f"You can only subtract one of {legal} (a whole number), not {d!r}.")
+            text = _("You can only subtract one of {legal} (a whole number), not {d}.")
+            return self.refuse(text.format(legal=legal, d=repr(d)))
         d = int(d)
         self._play(d)
-        text = f"You subtracted {d}."
+        text = _("You subtracted {d}.").format(d=d)
         if not self.over:
-            text += f" The computer subtracted {self._computer_moves()}."
-        text += (
-            f" Game over at {self.n}: {self.winner_name} won. Press 'New game' to play again."
-            if self.over
-            else f" Now at {self.n}: your move."
-        )
+            text += " " + _("The computer subtracted {d}.").format(d=self._computer_moves())
+        if self.over:
+            end = _("Game over at {n}: {result}. Press '{button}' to play again.")
+            text += " " + end.format(n=self.n, result=self._won(), button=button)
+        else:
+            text += " " + _("Now at {n}: your move.").format(n=self.n)
         self.say(text, "info")
         self._refresh()
         return True
@@ -258,29 +298,31 @@ class SubtractionPlay(SnapshotWidget):
     # -- the view --------------------------------------------------------------------------
     def status_text(self) -> str:
         if self.over:
-            return f"Game over at {self.n}: <b>{self.winner_name} won</b>."
-        colour = "red (you cannot force a win)" if _is_red(self.n, self.moves) else "blue (a win can be forced)"
-        return f"Now at <b>{self.n}</b>, your move. This number is {colour}."
+            return _("Game over at {n}: {result}.").format(n=self.n, result=f"<b>{self._won()}</b>")
+        if _is_red(self.n, self.moves):
+            text = _("Now at {n}, your move. This number is red (you cannot force a win).")
+        else:
+            text = _("Now at {n}, your move. This number is blue (a win can be forced).")
+        return text.format(n=f"<b>{self.n}</b>")
 
     def _refresh(self) -> None:
         self.status.value = self.status_text()
         for d, button in zip(self.moves, self.move_buttons):  # names for a screen reader
-            button.tooltip = f"subtract {d}" + (
-                f" (from {self.n} to {self.n - d})" if not self.over else " (game over)"
-            )
+            if self.over:
+                button.tooltip = _("subtract {d} (game over)").format(d=d)
+            else:
+                button.tooltip = _("subtract {d} (from {n} to {to})").format(d=d, n=self.n, to=self.n - d)
             button.disabled = self.over
         fig = self.snapshot()
         self.image.show(fig, self.IMAGE_DPI)
 
     def snapshot(self):
         fig, ax = plt.subplots(figsize=(5, min(6.5, 1.9 + 0.45 * len(self.course))))
-        draw_course(
-            self.course,
-            self.moves,
-            names=self.players,
-            ax=ax,
-            title=f"{self.players[0]} vs {self.players[1]} ({self.kind})",
+        names = [player_name(p) for p in self.players]
+        title = _("{first} vs {second} ({opponent})").format(
+            first=names[0], second=names[1], opponent=opponent_name(self.kind)
         )
+        draw_course(self.course, self.moves, names=names, ax=ax, title=title)
         return fig
 
 
@@ -303,9 +345,11 @@ class NumberGraphExplorer(SnapshotWidget):
             value=N, min=0, max=max_N, description="N", style={"description_width": "initial"}
         )
         self.moves_box = widgets.Text(
-            value=", ".join(map(str, self.moves)), description="moves", style={"description_width": "initial"}
+            value=", ".join(map(str, self.moves)),
+            description=pgettext("box", "moves"),
+            style={"description_width": "initial"},
         )
-        self.apply = widgets.Button(description="Use these moves")
+        self.apply = widgets.Button(description=_("Use these moves"))
         self.image = _image(self.IMAGE_WIDTH)
         self.slider.observe(lambda change: self._refresh(), names="value")
         self.apply.on_click(lambda _: self.set_moves(self.moves_box.value))
@@ -324,7 +368,8 @@ class NumberGraphExplorer(SnapshotWidget):
                 try:
                     values = [int(p) for p in parts]
                 except ValueError:
-                    raise ValueError(f"moves must be whole numbers separated by commas, got {text!r}") from None
+                    text = _("moves must be whole numbers separated by commas, got {text}").format(text=repr(text))
+                    raise ValueError(text) from None
             else:
                 values = text
             moves = check_draw_moves(values)
@@ -332,7 +377,7 @@ class NumberGraphExplorer(SnapshotWidget):
         except (TypeError, ValueError) as err:
             return self.refuse(err)
         self.moves = moves
-        self.say(f"Moves {moves}: period {period}.", "info")
+        self.say(_("Moves {moves}: period {period}.").format(moves=moves, period=period), "info")
         self._refresh()
         return True
 
@@ -410,10 +455,15 @@ class MixedRateExplorer(SnapshotWidget):
 
     def _refresh(self) -> None:
         lo, hi = self.intervals[self.p]
-        self.readout.value = (
-            f"mixed(p={self.p:g}) wins <b>{self.rates[self.p]:.1%}</b> of {self.games} games "
-            f"against the random strategy, 95 % interval {lo:.1%} to {hi:.1%} "
-            "(seats alternate, starts 20..50; other games give other rates, within such intervals)"
+        self.readout.value = _(
+            "mixed(p={p}) wins {rate} of {games} games against the random strategy, 95 % interval {low} to "
+            "{high} (seats alternate, starts 20..50; other games give other rates, within such intervals)"
+        ).format(
+            p=f"{self.p:g}",
+            rate=f"<b>{self.rates[self.p]:.1%}</b>",
+            games=self.games,
+            low=f"{lo:.1%}",
+            high=f"{hi:.1%}",
         )
         fig = self.snapshot()
         self.image.show(fig, self.IMAGE_DPI)
@@ -427,24 +477,30 @@ class MixedRateExplorer(SnapshotWidget):
             color=GREY,
             alpha=0.25,
             linewidth=0,
-            label="95 % Wilson interval",
+            label=_("95 % Wilson interval"),
         )
-        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=5, label="win rate")
+        ax.plot(self.ps, [self.rates[x] for x in self.ps], "o-", color=BLACK, ms=5, label=_("win rate"))
         ax.plot([self.p], [self.rates[self.p]], "D", color=RED, ms=10, label=f"p = {self.p:g}")
         ax.legend(loc="lower right")
         ax.axhline(0.5, color=GREY, lw=1, ls="--")
-        ax.set_xlabel("p (probability of the optimal move)")
-        ax.set_ylabel("win rate against random")
+        ax.set_xlabel(_("p (probability of the optimal move)"))
+        ax.set_ylabel(_("win rate against random"))
         ax.set_ylim(0, 1)
-        ax.set_title(f"mixed(p) vs random, {self.games} games per p (seed {self.seed})")
+        ax.set_title(
+            _("mixed(p) vs random, {games} games per p (seed {seed})").format(games=self.games, seed=self.seed)
+        )
         ax.grid(alpha=0.3)
         readable(ax)
         lo, hi = self.intervals[self.p]
-        set_alt(
-            ax,
-            f"Line chart ({ax.get_title()}): the win rate of mixed(p) against random for p = "
-            + "; ".join(f"{x:g}: {self.rates[x]:.2f}" for x in self.ps)
-            + f", with a grey band of 95 % Wilson intervals; p = {self.p:g} marked (a red diamond): "
-            f"{self.rates[self.p]:.3f}, interval {lo:.3f} to {hi:.3f}; dashed line at 0.5",
+        body = _(
+            "the win rate of mixed(p) against random for p = {rates}, with a grey band of 95 % Wilson intervals; "
+            "p = {p} marked (a red diamond): {rate}, interval {low} to {high}; dashed line at 0.5"
+        ).format(
+            rates="; ".join(f"{x:g}: {self.rates[x]:.2f}" for x in self.ps),
+            p=f"{self.p:g}",
+            rate=f"{self.rates[self.p]:.3f}",
+            low=f"{lo:.3f}",
+            high=f"{hi:.3f}",
         )
+        set_alt(ax, headed("Line chart", ax.get_title(), body))
         return fig

@@ -13,8 +13,9 @@ import numpy as np
 
 from ...counting import reachable_positions, tree_size
 from ...games.subtraction import SOURCE_MOVES, SubtractionGame, SubtractionState, check_moves
+from ...i18n import _, ngettext, pgettext
 from ...protocol import check_int
-from ..alt import set_alt
+from ..alt import headed, set_alt
 from ..colors import BLACK, BLUE, GREY, RED
 from ..style import FONT, TITLE, readable
 from .numbers import MAX_GROWTH_START, MAX_GROWTH_STARTS, _check_draw_N, _is_red
@@ -84,7 +85,7 @@ def draw_forward_tree(n: int = 10, moves: Iterable[int] = SOURCE_MOVES, ax=None,
     g = forward_tree(n, moves)
     pos = tree_layout(g)
     if ax is None:
-        _, ax = plt.subplots(figsize=(11, 5))
+        ax = plt.subplots(figsize=(11, 5))[1]
     labelled = len(g) <= MAX_LABELLED_TREE
     size = 650 if labelled else 120
     face = {"red": RED, "blue": BLUE, "end": "white"}
@@ -110,7 +111,7 @@ def draw_forward_tree(n: int = 10, moves: Iterable[int] = SOURCE_MOVES, ax=None,
             font_color=font,
             ax=ax,
         )
-    ax.set_title(title or f"The forward game tree from {n}: {len(g)} nodes", fontsize=TITLE)
+    ax.set_title(title or _("The forward game tree from {n}: {nodes} nodes").format(n=n, nodes=len(g)), fontsize=TITLE)
     ax.axis("off")
     return set_alt(ax, _forward_tree_alt(g, ax.get_title()))
 
@@ -123,18 +124,26 @@ def _forward_tree_alt(g: nx.DiGraph, title: str) -> str:
         if g.nodes[v]["colour"] != "end" and v:
             seen.setdefault(g.nodes[v]["n"], []).append(v)
     repeated = [(k, paths) for k, paths in seen.items() if len(paths) > 1]
+    # TRANSLATORS: joins the move sequences after which a number appears: "after −3 −5 and after −5 −3"
+    joiner = pgettext("paths", " and after ")
     said = "; ".join(
-        f"the number {k} appears {len(paths)} times (after "
-        + " and after ".join(" ".join(f"−{d}" for d in path) for path in paths[:3])
-        + (", ..." if len(paths) > 3 else "")
-        + ")"
+        _("the number {k} appears {n} times (after {paths})").format(
+            k=k,
+            n=len(paths),
+            paths=joiner.join(" ".join(f"−{d}" for d in path) for path in paths[:3])
+            + (", ..." if len(paths) > 3 else ""),
+        )
         for k, paths in repeated[:3]
     )
-    return (
-        f"Tree ({title}): {len(g)} nodes, {len(leaves)} of them leaves (numbers 0 or below: the game is over); "
-        + (said or "no number appears twice")
-        + (f"; {len(repeated) - 3} more numbers appear more than once" if len(repeated) > 3 else "")
+    body = _("{n} nodes, {leaves} of them leaves (numbers 0 or below: the game is over)").format(
+        n=len(g), leaves=len(leaves)
     )
+    body += "; " + (said or _("no number appears twice"))
+    if len(repeated) > 3:
+        more = len(repeated) - 3
+        said = ngettext("{n} more numbers appear more than once", "{n} more numbers appear more than once", more)
+        body += "; " + said.format(n=more)
+    return headed("Tree", title, body)
 
 
 @dataclass(frozen=True)
@@ -176,14 +185,15 @@ def tree_growth(ns: Iterable[int], moves: Iterable[int] = SOURCE_MOVES) -> TreeG
 def draw_tree_growth(growth: TreeGrowth, ax=None):
     """Tree nodes and positions against the start n, on a log axis."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(11, 5))
-    ax.semilogy(growth.ns, growth.tree_sizes, "o-", color=BLUE, ms=4, label="nodes of the game tree")
-    ax.semilogy(growth.ns, growth.positions, "s-", color=BLACK, ms=4, label="distinct positions")
-    ax.set_xlabel("start number n")
-    ax.set_ylabel("count (log scale)")
+        ax = plt.subplots(figsize=(11, 5))[1]
+    ax.semilogy(growth.ns, growth.tree_sizes, "o-", color=BLUE, ms=4, label=_("nodes of the game tree"))
+    ax.semilogy(growth.ns, growth.positions, "s-", color=BLACK, ms=4, label=_("distinct positions"))
+    ax.set_xlabel(_("start number n"))
+    ax.set_ylabel(_("count (log scale)"))
     ax.set_title(
-        f"Forward tree vs positions, moves {', '.join(map(str, growth.moves))}"
-        f" (tree grows ×{growth.factor:.3f} per step)",
+        _("Forward tree vs positions, moves {moves} (tree grows ×{factor} per step)").format(
+            moves=", ".join(map(str, growth.moves)), factor=f"{growth.factor:.3f}"
+        )
     )
     ax.grid(True, which="major", alpha=0.3)
     ax.legend()
