@@ -49,6 +49,7 @@ __all__ = [
     "catalogue_problems",
     "check_messages",
     "extract_messages",
+    "fill_catalogue",
     "get_language",
     "mark_folder",
     "ngettext",
@@ -326,13 +327,61 @@ def untranslated(text: str, language: str = "de", min_chars: int = 16) -> list[s
     return sorted(set(found))
 
 
+def fill_catalogue(language: str, translations: dict[str, Any]) -> int:
+    """Put `translations` into `language`'s catalogue: {msgid: text}, {singular msgid: [one, more]} for a
+    plural, {"context\\x04msgid": text} for a string with a context. Each entry must be a string the catalogue
+    has (run `extract` first), keep the source's placeholders and be non-empty; an entry filled in is no
+    longer fuzzy. Raises ValueError naming every bad entry, and changes nothing then. Returns how many
+    entries it filled."""
+    catalogue = _read_catalogue(_checked(language))
+    problems, done = [], []
+    for key, value in translations.items():
+        context, _sep, msgid = key.rpartition("\x04")
+        message = catalogue.get(msgid, context=context or None)
+        if message is None:
+            problems.append(f"not in the catalogue (run `python -m gamekit.i18n extract`): {key!r}")
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        values = tuple(value) if isinstance(value, list) else (value,)
+        if len(values) != len(ids) or not all(isinstance(v, str) and v.strip() for v in values):
+            problems.append(f"{msgid!r}: give {'[one, more]' if len(ids) > 1 else 'one text'}, not {value!r}")
+            continue
+        wanted = set(_PLACEHOLDER.findall(ids[-1]))
+        if any(set(_PLACEHOLDER.findall(v)) != wanted for v in values):
+            problems.append(f"{msgid!r}: the translation must keep the placeholders {sorted(wanted)}")
+            continue
+        done.append((message, values))
+    if problems:
+        raise ValueError("; ".join(problems))
+    for message, values in done:
+        message.string = values if isinstance(message.id, tuple) else values[0]
+        message.flags.discard("fuzzy")
+    catalogue_path(language).write_bytes(_written(catalogue))
+    _translations.cache_clear()
+    return len(done)
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m gamekit.i18n extract` updates every catalogue from the code; `check` lists its problems."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m gamekit.i18n", description=main.__doc__)
-    parser.add_argument("command", choices=["extract", "check"])
+    parser.add_argument("command", choices=["extract", "check", "fill"])
+    parser.add_argument("files", nargs="*", type=Path, help="fill: JSON files {msgid: German} (docs/translation.md)")
     args = parser.parse_args(argv)
+    if args.command == "fill":
+        import json
+
+        given: dict[str, Any] = {}
+        for file in args.files:
+            given.update(json.loads(file.read_text(encoding="utf-8")))
+        try:
+            filled = fill_catalogue("de", given)
+            print(f"{filled} entries filled in {catalogue_path('de').relative_to(_PACKAGE.parent)}")
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     failed = False
     for language in LANGUAGES[1:]:
         if args.command == "extract":

@@ -350,19 +350,32 @@ class GitServer:
         self.proc.wait(30)
 
 
-def _lesson_01_edition(folder: Path):
+#: Per edition language: what the checks say (not yet, the form is right), the start page's way to hand
+#: in, and the explanation a student writes for exercise 1.6.
+SAYS = {
+    "en": ("not yet", "pass", "File → Download", "a die brings chance, so Zermelo's theorem does not apply."),
+    "de": (
+        "noch nicht",
+        "bestanden",
+        "Datei → Herunterladen",
+        "ein Würfel bringt Zufall, also gilt Zermelos Satz nicht.",
+    ),
+}
+
+
+def _lesson_01_edition(folder: Path, lang: str = "en"):
     from gamekit.course import publish
 
     master = folder / "masters" / "01-subtraction-game.ipynb"
     master.parent.mkdir(parents=True)
     shutil.copyfile(next((ROOT / "notebooks").glob("01-*.ipynb")), master)
     edition = folder / "lessons"
-    done = publish.publish(edition, [master], folder / "assign", run_tests=False)
+    done = publish.publish(edition, [master], folder / "assign", run_tests=False, lang=lang)
     [lesson] = [p.name for p in done.lessons if p.name.startswith("01-")]  # the start page is the other one
     return master, edition, lesson
 
 
-def _republish_with_a_change(master: Path, edition: Path) -> str:
+def _republish_with_a_change(master: Path, edition: Path, lang: str = "en") -> str:
     import nbformat
 
     from gamekit.course import publish
@@ -370,21 +383,26 @@ def _republish_with_a_change(master: Path, edition: Path) -> str:
     nb = nbformat.read(master, as_version=4)
     nb.cells.append(nbformat.v4.new_markdown_cell(UPDATE, metadata={"slideshow": {"slide_type": "slide"}}))
     nbformat.write(nb, master)
-    done = publish.publish(edition, [master], master.parent.parent / "assign", run_tests=False)
+    done = publish.publish(edition, [master], master.parent.parent / "assign", run_tests=False, lang=lang)
     assert done.commit is not None
     return done.commit
 
 
-def test_ten_students_pull_lesson_01_run_its_checks_keep_their_edits_and_get_the_update(hub, tmp_path):
-    master, edition, lesson = _lesson_01_edition(tmp_path)
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_ten_students_pull_lesson_01_run_its_checks_keep_their_edits_and_get_the_update(hub, tmp_path, lang):
+    """In each edition: the German one's checks speak German in the students' kernels (no cell edited:
+    the edition's package says its language), its Lab serves German menus, its feedback is German."""
+    master, edition, lesson = _lesson_01_edition(tmp_path, lang)
     server = GitServer(edition, tmp_path)
     try:
-        _a_class_on_the_hub(hub, tmp_path, master, edition, lesson, server)
+        _a_class_on_the_hub(hub, tmp_path, master, edition, lesson, server, lang)
     finally:
         server.close()
 
 
-def _a_class_on_the_hub(hub, tmp_path: Path, master: Path, edition: Path, lesson: str, server: GitServer) -> None:
+def _a_class_on_the_hub(
+    hub, tmp_path: Path, master: Path, edition: Path, lesson: str, server: GitServer, lang: str = "en"
+) -> None:
     import requests
 
     from gamekit.course import links
@@ -399,7 +417,7 @@ def _a_class_on_the_hub(hub, tmp_path: Path, master: Path, edition: Path, lesson
     teacher.headers["Authorization"] = f"token {admin}"
     students = []
     for k in range(STUDENTS):
-        name = f"student{k:02d}"
+        name = f"student{k:02d}" if lang == "en" else f"{lang}student{k:02d}"
         assert teacher.post(f"{base}/hub/api/users/{name}", timeout=STEP).status_code in (201, 409)
         token = teacher.post(f"{base}/hub/api/users/{name}/tokens", json={"note": "test"}, timeout=STEP).json()["token"]
         students.append(Student(base, name, token))
@@ -419,8 +437,12 @@ def _a_class_on_the_hub(hub, tmp_path: Path, master: Path, edition: Path, lesson
         first, outputs = student.run_cells(path, code[: setup + 1] + checks)
         said = [" ".join(str(o.get("text", "")) + json.dumps(o.get("data", {})) for o in out) for out in outputs]
         assert all(o["type"] != "error" for out in outputs[: setup + 1] for o in out), outputs[: setup + 1]
-        unclear = [s[:300] for s in said[setup + 1 :] if "not yet" not in s and "pass" not in s]
+        not_yet, passed = SAYS[lang][:2]
+        unclear = [s[:300] for s in said[setup + 1 :] if not_yet not in s and passed not in s]
         assert checks and not unclear, unclear
+        if lang != "en":  # Lab's own menus in the edition's language (its language pack, from the requirements)
+            pack = student.http.get(student.server("lab/api/translations/de_DE"), timeout=STEP)
+            assert pack.status_code == 200 and "Datei" in pack.text, pack.text[:300]
         answer = next(c for c in nb["cells"] if "otter_answer_cell" in c.get("metadata", {}).get("tags", []))
         answer["source"] = f"# {student.name} was here\n" + "".join(answer["source"])
         student.save(path, nb)
@@ -428,7 +450,7 @@ def _a_class_on_the_hub(hub, tmp_path: Path, master: Path, edition: Path, lesson
 
     with ThreadPoolExecutor(max_workers=STUDENTS) as pool:
         visits = list(pool.map(_attempt(first_visit), students))
-    _republish_with_a_change(master, edition)
+    _republish_with_a_change(master, edition, lang)
     server.push()
 
     def second_visit(student: Student, target: str) -> None:
@@ -451,11 +473,11 @@ def _a_class_on_the_hub(hub, tmp_path: Path, master: Path, edition: Path, lesson
     assert k == STUDENTS, failures[:3]
     handed_in = {}
     for number, student in enumerate(students):
-        handed_in[4700 + number] = _hand_in(student, folder, master, even=number % 2 == 0)
-    _grade_the_class(tmp_path, handed_in)
+        handed_in[4700 + number] = _hand_in(student, folder, master, even=number % 2 == 0, lang=lang)
+    _grade_the_class(tmp_path, handed_in, [s.name for s in students], lang)
 
 
-def _hand_in(student: Student, folder: str, master: Path, even: bool) -> bytes:
+def _hand_in(student: Student, folder: str, master: Path, even: bool, lang: str = "en") -> bytes:
     """What a student does after the start page's instructions: open the start page, follow its link to
     the lesson, answer (even students 1.1 right, everyone 1.6 in words), save, File → Download."""
     import nbformat
@@ -466,10 +488,10 @@ def _hand_in(student: Student, folder: str, master: Path, even: bool) -> bytes:
     start = student.notebook(f"{folder}/{START_PAGE}")
     text = "\n".join("".join(c["source"]) for c in start["cells"] if c["cell_type"] == "markdown")
     [target] = re.findall(r"\]\((01-[^)]+\.ipynb)\)", text)
-    assert "File → Download" in text and "pip" not in text
+    assert SAYS[lang][2] in text and "pip" not in text
     path = f"{folder}/{target}"
     nb = nbformat.from_dict(student.notebook(path))
-    answers = {"q1_6": [f"{student.name}: a die brings chance, so Zermelo's theorem does not apply."]}
+    answers = {"q1_6": [f"{student.name}: {SAYS[lang][3]}"]}
     if even:
         answers["q1_1"] = solutions(nbformat.read(master, as_version=4))["q1_1"]
     student.save(path, fill(nb, nbformat.read(master, as_version=4), answers))
@@ -481,7 +503,7 @@ def _hand_in(student: Student, folder: str, master: Path, even: bool) -> bytes:
     return got.content
 
 
-def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes]) -> None:
+def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes], names: list[str], lang: str = "en") -> None:
     """The teacher's side: Moodle's archive of the downloaded files graded into the German worksheet,
     the hand points of 1.6 merged: full totals, 0 bytes changed outside grade and feedback."""
     import csv
@@ -501,14 +523,14 @@ def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes]) -> None:
     course = [sys.executable, "-m", "gamekit.course"]
     run = subprocess.run(
         [*course, "grade", str(archive), "--autograder", str(zip_path), "--grades", str(grades),
-         "--moodle-worksheet", str(sheet), "--jobs", "2"],
+         "--moodle-worksheet", str(sheet), "--jobs", "2", "--lang", lang],
         capture_output=True, text=True, timeout=1800, cwd=ROOT,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
     assert f"{STUDENTS} row(s) filled" in run.stdout and "merge-points" in run.stdout
     name = zip_path.name.removesuffix("-autograder.zip")
     page = (grades / "hand" / name / "exercise-1.6.html").read_text(encoding="utf-8")
-    assert all(f"student{k:02d}: a die brings chance" in page for k in range(STUDENTS))
+    assert all(f"{name}: {SAYS[lang][3][:20]}" in page for name in names)
     points_file = grades / f"{name}-hand-points.csv"
     table = list(csv.reader(io.StringIO(points_file.read_text(encoding="utf-8"))))
     hand = {row[0]: ("2" if int(row[0]) % 2 else "1,5") for row in table[1:]}  # a German decimal comma

@@ -4,6 +4,7 @@ the code, the language as state (set_language, GAMEKIT_LANG), English byte for b
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -232,3 +233,25 @@ def test_a_folder_of_german_copies_makes_its_kernels_speak_german(tmp_path):
     assert bad.returncode != 0 and ".gamekit-language" in bad.stderr and "'klingon'" in bad.stderr
     i18n.mark_folder(tmp_path, "en")
     assert not (tmp_path / ".gamekit-language").exists() and _language_in(tmp_path).stdout.strip() == "en"
+
+
+def test_fill_puts_translations_in_and_refuses_bad_ones_changing_nothing(tmp_path, monkeypatch):
+    """`python -m gamekit.i18n fill FILE.json`: a translator's JSON into the catalogue; an unknown string,
+    a lost placeholder or an empty text is refused with its name, and the file stays as it was."""
+    from babel.messages.pofile import read_po
+
+    copy = tmp_path / "gamekit.po"
+    copy.write_bytes(i18n.catalogue_path("de").read_bytes())
+    monkeypatch.setattr(i18n, "catalogue_path", lambda language: copy)
+    monkeypatch.setattr(i18n, "_read_catalogue", lambda language: read_po(copy.open("rb"), locale="de"))
+    before = copy.read_bytes()
+    for bad, why in [
+        ({"a string nobody wrote": "x"}, "not in the catalogue"),
+        ({"{question}: not yet.": "noch nicht."}, "keep the placeholders ['{question}']"),
+        ({"{question}: not yet.": "  "}, "give one text"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(why)):
+            i18n.fill_catalogue("de", bad)
+        assert copy.read_bytes() == before
+    assert i18n.fill_catalogue("de", {"{question}: not yet.": "{question}: leider noch nicht."}) == 1
+    assert read_po(copy.open("rb"), locale="de").get("{question}: not yet.").string == "{question}: leider noch nicht."
