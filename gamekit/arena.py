@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import _, pgettext
 from .jsonio import load_json
 from .match import tournament
 from .players import player_name
@@ -250,16 +251,23 @@ class GameTable:
 
     def table(self) -> str:
         """A plain-text table: every agent's W / D / L against the field, its score with a 95 %
-        Wilson interval, and its time per move."""
+        Wilson interval, and its time per move (headings in the language in force, `gamekit.i18n`)."""
         tpm = self.time_per_move()
         width = max(len(a) for a in self.agents)
-        rows = [f"{'agent':<{width}}  {'W':>4} {'D':>4} {'L':>4}  {'score [95% interval]':>20}  {'ms/move':>8}"]
+        agent, scored, timed = pgettext("column heading", "agent"), _("score [95% interval]"), _("ms/move")
+        wins, draws, losses = (
+            pgettext("column heading: wins", "W"),
+            pgettext("column heading: draws", "D"),
+            pgettext("column heading: losses", "L"),
+        )
+        wide, wider = max(20, len(scored)), max(8, len(timed))  # a column as wide as its heading
+        rows = [f"{agent:<{width}}  {wins:>4} {draws:>4} {losses:>4}  {scored:>{wide}}  {timed:>{wider}}"]
         for a in self.agents:
             w, d, l = self.totals(a)
             n = w + d + l
             lo, hi = wilson(w + d / 2, n) if n else (math.nan, math.nan)
             score = f"{(w + d / 2) / max(1, n):.2f} [{lo:.2f}, {hi:.2f}]"
-            rows.append(f"{a:<{width}}  {w:>4} {d:>4} {l:>4}  {score:>20}  {1000 * tpm[a]:>8.3f}")
+            rows.append(f"{a:<{width}}  {w:>4} {d:>4} {l:>4}  {score:>{wide}}  {1000 * tpm[a]:>{wider}.3f}")
         return "\n".join(rows)
 
 

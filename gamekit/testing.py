@@ -51,6 +51,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from . import wire
+from .i18n import _, ngettext, pgettext
 from .mcts import MCTS
 from .protocol import Game, IllegalMoveError, State, is_int
 from .protocol import require_game_methods as check_protocol
@@ -90,8 +91,12 @@ class GameCheckError(AssertionError):
         self.detail = detail
         self.path = tuple(path)
         self.raised = raised
-        where = "at the start" if not self.path else f"after the moves {list(self.path)!r} from the start"
-        super().__init__(f"{prop}: {detail} ({where})")
+        if self.path:
+            # TRANSLATORS: where check_game found a broken promise; {moves} is a Python list of moves
+            where = _("after the moves {moves} from the start").format(moves=repr(list(self.path)))
+        else:
+            where = _("at the start")
+        super().__init__(f"{prop}: {detail} ({where})")  # the property's name stays the identifier it is
 
 
 class _OutOfTime(Exception):
@@ -113,16 +118,22 @@ class GameCheckReport:
     games_checked: int = 0
 
     def __str__(self) -> str:
-        text = (
-            f"{self.game}: all {len(self.properties)} properties hold on {self.positions} positions "
-            f"from {self.games_checked if not self.complete else self.games} random games; solve, minimax, "
-            f"alpha-beta and MCTS agree on {self.agreement_positions} small positions ({self.seconds:.1f} s)"
+        text = _(
+            "{game}: all {properties} properties hold on {positions} positions from {games} random games; "
+            "solve, minimax, alpha-beta and MCTS agree on {agreement} small positions ({seconds} s)"
+        ).format(
+            game=self.game,
+            properties=len(self.properties),
+            positions=self.positions,
+            games=self.games_checked if not self.complete else self.games,
+            agreement=self.agreement_positions,
+            seconds=f"{self.seconds:.1f}",
         )
         if not self.complete:
-            text += (
-                f". The time budget ran out after {self.games_checked} of {self.games} games: nothing broken so far,"
-                " but not everything was checked (give check_game a larger time_limit, or a smaller game)"
-            )
+            text += ". " + _(
+                "The time budget ran out after {checked} of {games} games: nothing broken so far, but not "
+                "everything was checked (give check_game a larger time_limit, or a smaller game)"
+            ).format(checked=self.games_checked, games=self.games)
         return text
 
 
@@ -310,15 +321,19 @@ class _Checker:
         except IllegalMoveError as error:
             raise GameCheckError(
                 "illegal move",
-                f"{what} raised IllegalMoveError for a move the game lists as legal: {error}"[:600],
+                # TRANSLATORS: {call} is a call of the game's code, such as play(state, 3)
+                _("{call} raised IllegalMoveError for a move the game lists as legal: {error}").format(
+                    call=what, error=error
+                )[:600],
                 path,
                 raised="IllegalMoveError",
             ) from None
         except Exception as error:
             prop = _ANSWERS.get(getattr(method, "__name__", ""), "deterministic")
-            raise GameCheckError(
-                prop, f"{what} raised {type(error).__name__}: {error}"[:600], path, raised=type(error).__name__
-            ) from None
+            kind = type(error).__name__
+            # TRANSLATORS: {call} is a call of the game's code, such as play(state, 3); {kind} an exception's name
+            detail = _("{call} raised {kind}: {error}").format(call=what, kind=kind, error=error)
+            raise GameCheckError(prop, detail[:600], path, raised=kind) from None
 
     def hash_of(self, s: State, path: Sequence[Any]) -> int:
         try:
@@ -326,7 +341,9 @@ class _Checker:
         except Exception as error:
             raise GameCheckError(
                 "hashable",
-                f"the state {_short(s)} cannot be hashed ({type(error).__name__}: {error})",
+                _("the state {state} cannot be hashed ({kind}: {error})").format(
+                    state=_short(s), kind=type(error).__name__, error=error
+                ),
                 path,
                 raised=type(error).__name__,
             ) from None
@@ -338,11 +355,14 @@ class _Checker:
         self._check_state(start, path)
         again = self.call(path, "initial_state()", g.initial_state)
         if not start == again:
-            raise GameCheckError("deterministic", "initial_state() gives different states when called twice", path)
+            raise GameCheckError("deterministic", _("initial_state() gives different states when called twice"), path)
         if self.hash_of(again, path) != self.hash_of(start, path):
             raise GameCheckError(
                 "hashable",
-                "initial_state() twice gives equal states with different hashes (__eq__ without a matching __hash__)",
+                _(
+                    "initial_state() twice gives equal states with different hashes (__eq__ without a matching "
+                    "__hash__)"
+                ),
                 path,
             )
         state, on_this_game = start, {start}
@@ -359,7 +379,11 @@ class _Checker:
             self._check_state(state, path)
             if state in on_this_game:
                 raise GameCheckError(
-                    "finite", f"the position {_short(state)} comes back: these moves can be played for ever", path
+                    "finite",
+                    _("the position {position} comes back: these moves can be played for ever").format(
+                        position=_short(state)
+                    ),
+                    path,
                 )
             on_this_game.add(state)
             walked.append((state, list(path)))
@@ -383,37 +407,49 @@ class _Checker:
         """Every property but wire and agreement, at `s` (on a second visit: that the answers are the same)."""
         g = self.game
         self.hash_of(s, path)
-        nan = _nan_part(s)
-        if nan:
-            raise GameCheckError("hashable", f"the state {_short(s)} {nan}", path)
+        if _holds_nan(s):
+            raise GameCheckError("hashable", _nan_text(s), path)
         if not s == s:
-            raise GameCheckError("hashable", f"the state {_short(s)} does not equal itself", path)
+            raise GameCheckError("hashable", _("the state {state} does not equal itself").format(state=_short(s)), path)
         if s in self.moves_at:
             self._check_again(s, path)
             return
         problem = _mutable_part(s)
-        if problem:
-            raise GameCheckError("immutable", f"the state {_short(s)} {problem}", path)
+        if problem is not None:
+            raise GameCheckError("immutable", _mutable_text(s, problem), path)
         moves = list(self.call(path, "legal_moves(state)", g.legal_moves, s))
         if moves != list(self.call(path, "legal_moves(state)", g.legal_moves, s)):
-            raise GameCheckError("deterministic", f"legal_moves({_short(s)}) changes between two calls", path)
+            raise GameCheckError(
+                "deterministic", _("legal_moves({state}) changes between two calls").format(state=_short(s)), path
+            )
         for m in moves:
             if not isinstance(m, Hashable):
-                raise GameCheckError("hashable", f"the move {m!r} cannot be hashed", path)
+                raise GameCheckError("hashable", _("the move {move} cannot be hashed").format(move=repr(m)), path)
             try:
                 hash(m)
             except Exception as error:
-                raise GameCheckError("hashable", f"the move {m!r} cannot be hashed ({error})", path) from None
+                raise GameCheckError(
+                    "hashable", _("the move {move} cannot be hashed ({error})").format(move=repr(m), error=error), path
+                ) from None
         twice = [m for i, m in enumerate(moves) if m in moves[:i]]
         if twice:
-            raise GameCheckError("deterministic", f"legal_moves lists {twice[0]!r} more than once: {moves}", path)
+            raise GameCheckError(
+                "deterministic",
+                _("legal_moves lists {move} more than once: {moves}").format(move=repr(twice[0]), moves=moves),
+                path,
+            )
         terminal = self._terminal(s, path)
         player = None if terminal else self._player(s, path)
         if self.terminal_means_no_moves and terminal != (not moves):
             detail = (
-                f"the game is over but {len(moves)} moves are still legal"
+                # TRANSLATORS: English says "moves are" for every count; German tells one move from several
+                ngettext(
+                    "the game is over but {n} moves are still legal",
+                    "the game is over but {n} moves are still legal",
+                    len(moves),
+                ).format(n=len(moves))
                 if terminal
-                else "no move is legal but is_terminal says the game goes on"
+                else _("no move is legal but is_terminal says the game goes on")
             )
             raise GameCheckError("terminal", detail, path)
         before = _Snapshot(s)
@@ -424,8 +460,10 @@ class _Checker:
             if again != player:
                 raise GameCheckError(
                     "deterministic",
-                    f"to_move({_short(s)}) answered {player!r}, and {again!r} after the moves there were played:"
-                    " it depends on something besides the state",
+                    _(
+                        "to_move({state}) answered {first}, and {then} after the moves there were played: it depends "
+                        "on something besides the state"
+                    ).format(state=_short(s), first=repr(player), then=repr(again)),
                     path,
                 )
         if not (terminal and not self.terminal_means_no_moves):
@@ -473,14 +511,19 @@ class _Checker:
         if first is not s and _short(first, 10_000) != _short(s, 10_000):
             raise GameCheckError(
                 "hashable",
-                f"{method} answers {before!r} for {_short(first)} and {now!r} for {_short(s)}, which equals it: equal"
-                " states must be the same position (does __eq__ leave out something, such as whose turn it is?)",
+                # TRANSLATORS: {method} is a method of the game, such as legal_moves; {first} and {state} are states
+                _(
+                    "{method} answers {before} for {first} and {now} for {state}, which equals it: equal states must "
+                    "be the same position (does __eq__ leave out something, such as whose turn it is?)"
+                ).format(method=method, before=repr(before), first=_short(first), now=repr(now), state=_short(s)),
                 path,
             )
         raise GameCheckError(
             "deterministic",
-            f"{method}({_short(s)}) answered {before!r} when first asked and {now!r} now: it depends on something"
-            " besides the state (hidden state in the game object?)",
+            _(
+                "{method}({state}) answered {before} when first asked and {now} now: it depends on something besides "
+                "the state (hidden state in the game object?)"
+            ).format(method=method, state=_short(s), before=repr(before), now=repr(now)),
             path,
         )
 
@@ -488,34 +531,45 @@ class _Checker:
         answers = [self.call(path, "is_terminal(state)", self.game.is_terminal, s) for _ in range(2)]
         for terminal in answers:
             if not isinstance(terminal, (bool, np.bool_)):  # numpy's bool is a fine answer
-                raise GameCheckError("terminal", f"is_terminal returned {terminal!r}, not True or False", path)
+                raise GameCheckError(
+                    "terminal", _("is_terminal returned {value}, not True or False").format(value=repr(terminal)), path
+                )
         if bool(answers[0]) != bool(answers[1]):
-            raise GameCheckError("deterministic", f"is_terminal({_short(s)}) changes between two calls", path)
+            raise GameCheckError(
+                "deterministic", _("is_terminal({state}) changes between two calls").format(state=_short(s)), path
+            )
         return bool(answers[0])
 
     def _player(self, s: State, path: list) -> int:
         player = self.call(path, "to_move(state)", self.game.to_move, s)
         if not is_int(player) or player not in (0, 1):
-            raise GameCheckError("players", f"to_move returned {player!r}; it must be 0 or 1", path)
+            raise GameCheckError(
+                "players", _("to_move returned {value}; it must be 0 or 1").format(value=repr(player)), path
+            )
         return int(player)
 
     def _check_play(self, s: State, move: Any, path: list, before: _Snapshot, moves: list) -> State:
         g = self.game
         child = self._play_listed(s, move, moves, path)
         if before.changed(s):
-            raise GameCheckError("pure play", f"play(state, {move!r}) changed the state it was given", path)
+            raise GameCheckError(
+                "pure play", _("play(state, {move}) changed the state it was given").format(move=repr(move)), path
+            )
         again = self.call(path, f"play(state, {move!r})", g.play, s, move)
         after = [*path, move]
         if not child == again:  # noqa: SIM201  (the game's __eq__ is what tables use)
-            nan = _nan_part(child)
-            if nan:
-                raise GameCheckError("hashable", f"the state {_short(child)} {nan}", after)
-            raise GameCheckError("deterministic", f"play(state, {move!r}) gives different states", path)
+            if _holds_nan(child):
+                raise GameCheckError("hashable", _nan_text(child), after)
+            raise GameCheckError(
+                "deterministic", _("play(state, {move}) gives different states").format(move=repr(move)), path
+            )
         if self.hash_of(child, after) != self.hash_of(again, after):
             raise GameCheckError(
                 "hashable",
-                f"play(state, {move!r}) twice gives equal states {_short(child)} with different hashes: __eq__ without"
-                " a matching __hash__ (equal states must hash alike, or tables cannot find them)",
+                _(
+                    "play(state, {move}) twice gives equal states {state} with different hashes: __eq__ without a "
+                    "matching __hash__ (equal states must hash alike, or tables cannot find them)"
+                ).format(move=repr(move), state=_short(child)),
                 path,
             )
         return child
@@ -536,19 +590,33 @@ class _Checker:
         for player in (0, 1):
             u = self.call(path, f"utility(state, {player})", self.game.utility, s, player)
             if not _is_number(u) or not math.isfinite(float(u)):
-                raise GameCheckError("utility", f"utility(state, {player}) = {u!r} is not a finite number", path)
+                raise GameCheckError(
+                    "utility",
+                    _("utility(state, {player}) = {value} is not a finite number").format(player=player, value=repr(u)),
+                    path,
+                )
             if not -1 <= u <= 1:
-                raise GameCheckError("utility", f"utility(state, {player}) = {u} is outside [-1, 1]", path)
+                raise GameCheckError(
+                    "utility",
+                    _("utility(state, {player}) = {value} is outside [-1, 1]").format(player=player, value=u),
+                    path,
+                )
             values.append(float(u))
             again = self.call(path, f"utility(state, {player})", self.game.utility, s, player)
             if again != u:
                 raise GameCheckError(
-                    "deterministic", f"utility(state, {player}) gives {u} and then {again} for the same state", path
+                    "deterministic",
+                    _("utility(state, {player}) gives {first} and then {then} for the same state").format(
+                        player=player, first=u, then=again
+                    ),
+                    path,
                 )
         if abs(values[0] + values[1]) > 1e-9:
             raise GameCheckError(
                 "utility",
-                f"not zero-sum: utility for player 0 is {values[0]}, for player 1 {values[1]} (they must add up to 0)",
+                _(
+                    "not zero-sum: utility for player 0 is {first}, for player 1 {second} (they must add up to 0)"
+                ).format(first=values[0], second=values[1]),
                 path,
             )
 
@@ -562,14 +630,22 @@ class _Checker:
             except Exception as error:
                 raise GameCheckError(
                     "illegal move",
-                    f"play(state, {bad!r}) raised {type(error).__name__}, not IllegalMoveError",
+                    _("play(state, {move}) raised {kind}, not IllegalMoveError").format(
+                        move=repr(bad), kind=type(error).__name__
+                    ),
                     path,
                     raised=type(error).__name__,
                 ) from None
             else:
-                raise GameCheckError("illegal move", f"play(state, {bad!r}) accepted a move that is not legal", path)
+                raise GameCheckError(
+                    "illegal move",
+                    _("play(state, {move}) accepted a move that is not legal").format(move=repr(bad)),
+                    path,
+                )
             if before.changed(s):
-                raise GameCheckError("illegal move", f"the refused move {bad!r} changed the state", path)
+                raise GameCheckError(
+                    "illegal move", _("the refused move {move} changed the state").format(move=repr(bad)), path
+                )
 
     def _check_wire(self, s: State, moves: list, path: list) -> None:
         """`s` and each of its moves go to JSON text and come back equal, with the same type, hash and text."""
@@ -584,27 +660,21 @@ class _Checker:
             except Exception as error:
                 raise GameCheckError(
                     "wire",
-                    f"the {what} {_short(value)} does not travel as JSON ({type(error).__name__}: {error}); give the "
-                    f"game {what}_to_json and {what}_from_json methods (see gamekit.wire)"[:700],
+                    _wire_text(what, "fails", value=_short(value), kind=type(error).__name__, error=error)[:700],
                     path,
                     raised=type(error).__name__,
                 ) from None
             if not back == value or _kind(back) is not _kind(value):
                 raise GameCheckError(
                     "wire",
-                    f"the {what} {_short(value)} comes back from JSON as {_short(back)} ({type(back).__name__})",
+                    _wire_text(what, "differs", value=_short(value), back=_short(back), kind=type(back).__name__),
                     path,
                 )
             if self.hash_of(back, path) != self.hash_of(value, path):
-                raise GameCheckError(
-                    "wire",
-                    f"the {what} {_short(value)} comes back from JSON equal but with another hash: __eq__ and __hash__"
-                    " disagree, so a table would not find it",
-                    path,
-                )
+                raise GameCheckError("wire", _wire_text(what, "hash", value=_short(value)), path)
             if text_back != text:
                 raise GameCheckError(
-                    "wire", f"the {what} {_short(value)} is written as {text} and then as {text_back}", path
+                    "wire", _wire_text(what, "text", value=_short(value), first=text, then=text_back), path
                 )
 
     # -- the algorithms agree on small positions ----------------------------------------------
@@ -647,18 +717,20 @@ class _Checker:
         except Exception as error:
             raise GameCheckError(
                 "deterministic",
-                f"searching from here raised {type(error).__name__}: {error}, though every position below kept the"
-                " promises when checked one by one: the game answers differently when asked again (hidden state?)"[
-                    :700
-                ],
+                _(
+                    "searching from here raised {kind}: {error}, though every position below kept the promises when "
+                    "checked one by one: the game answers differently when asked again (hidden state?)"
+                ).format(kind=type(error).__name__, error=error)[:700],
                 path,
                 raised=type(error).__name__,
             ) from None
         if not (math.isclose(exact, plain, abs_tol=1e-9) and math.isclose(exact, pruned, abs_tol=1e-9)):
             raise GameCheckError(
                 "agreement",
-                f"solve says {exact}, minimax {plain}, alpha-beta {pruned} for the position {_short(s)}"
-                " (do equal states really mean the same position, whose turn included?)",
+                _(
+                    "solve says {exact}, minimax {plain}, alpha-beta {pruned} for the position {position} (do equal "
+                    "states really mean the same position, whose turn included?)"
+                ).format(exact=exact, plain=plain, pruned=pruned, position=_short(s)),
                 path,
             )
         sign = 1 if self.player_at[s] == 0 else -1
@@ -671,16 +743,31 @@ class _Checker:
             if move_values.get(choice, -2) < best:
                 raise GameCheckError(
                     "agreement",
-                    f"MCTS chose {choice!r}, which {_OUTCOME.get(move_values.get(choice, -2), 'is not legal')} for the"
-                    f" mover, where another move {_OUTCOME[best]} (if solve is right: do equal states mean the same"
-                    " position?)",
+                    # TRANSLATORS: {chosen} and {best} are what a move does for its mover ("wins", "draws", "loses",
+                    # "is not legal"), each a verb phrase that ends its clause
+                    _(
+                        "MCTS chose {choice}, which {chosen} for the mover, where another move {best} (if solve is "
+                        "right: do equal states mean the same position?)"
+                    ).format(
+                        choice=repr(choice), chosen=_outcome_text(move_values.get(choice, -2)), best=_outcome_text(best)
+                    ),
                     path,
                 )
         self.agreed.add(s)
         return True
 
 
-_OUTCOME = {1: "wins", 0: "draws", -1: "loses"}
+def _outcome_text(outcome: int) -> str:
+    """What a move does for its mover, in the language in force: wins (1), draws (0), loses (-1), else is not legal."""
+    if outcome == 1:
+        return pgettext("a move's outcome for its mover, at the end of a clause", "wins")
+    if outcome == 0:
+        return pgettext("a move's outcome for its mover, at the end of a clause", "draws")
+    if outcome == -1:
+        return pgettext("a move's outcome for its mover, at the end of a clause", "loses")
+    return pgettext("a move's outcome for its mover, at the end of a clause", "is not legal")
+
+
 #: The property a method breaks when it raises instead of answering.
 _ANSWERS = {
     "initial_state": "deterministic",
@@ -713,8 +800,10 @@ def _tree_size(root: State, children: dict, moves_at: dict, paths: dict, limit: 
             if child in on_path:
                 raise GameCheckError(
                     "finite",
-                    f"the position {_short(child)} can be reached again from itself (the move {m!r} here leads back"
-                    " to it): the game never has to end",
+                    _(
+                        "the position {position} can be reached again from itself (the move {move} here leads back "
+                        "to it): the game never has to end"
+                    ).format(position=_short(child), move=repr(m)),
                     paths[s],
                 )
             if child not in sizes:
@@ -782,45 +871,100 @@ def _probes(moves: list, seen: list) -> list:
     return found[:_PROBES]
 
 
-def _nan_part(value: Any, depth: int = 0) -> str:
-    """Why `value` is not equal to itself ('' when it is): a NaN inside (NaN != NaN)."""
+def _holds_nan(value: Any, depth: int = 0) -> bool:
+    """Is `value` unequal to itself because of a NaN inside (NaN != NaN)?"""
     if depth > 6:
-        return ""
+        return False
     if isinstance(value, (float, np.floating)):
-        return (
-            "holds NaN, which is not equal to itself: equal positions would not be found again"
-            if value != value
-            else ""
-        )
+        return bool(value != value)
     if isinstance(value, (str, bytes, int, bool, type(None))):
-        return ""
+        return False
     if isinstance(value, (tuple, list, frozenset, set)):
         items: Any = value
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         items = [getattr(value, f.name) for f in dataclasses.fields(value)]
     else:
         items = list(getattr(value, "__dict__", {}).values())
-    for item in list(items)[:1000]:
-        problem = _nan_part(item, depth + 1)
-        if problem:
-            return problem
-    return ""
+    return any(_holds_nan(item, depth + 1) for item in list(items)[:1000])
 
 
-def _mutable_part(value: Any, depth: int = 0) -> str:
-    """Why `value` is mutable ('' when it is not): a list, dict or set inside, or a writable attribute."""
+def _nan_text(s: State) -> str:
+    """The finding for a state with a NaN inside, in the language in force."""
+    return _(
+        "the state {state} holds NaN, which is not equal to itself: equal positions would not be found again"
+    ).format(state=_short(s))
+
+
+def _mutable_text(s: State, problem: tuple[str, str, str]) -> str:
+    """The finding for a mutable state (`problem` from `_mutable_part`), in the language in force."""
+    kind, name, value = problem
+    if kind == "attribute":
+        return _(
+            "the state {state} has an attribute {name} that can be reassigned (use a frozen dataclass or a tuple)"
+        ).format(state=_short(s), name=name)
+    # TRANSLATORS: {kind} is a Python type (list, dict, set, bytearray), {value} its contents
+    return _("the state {state} contains a {kind} ({value}), which can be changed in place").format(
+        state=_short(s), kind=name, value=value
+    )
+
+
+def _wire_text(what: str, problem: str, **values: Any) -> str:
+    """The finding for a state or move (`what`) that does not travel as JSON unchanged, in the language in force."""
+    state = what == "state"
+    if problem == "fails":
+        text = (
+            _(
+                "the state {value} does not travel as JSON ({kind}: {error}); give the game state_to_json and "
+                "state_from_json methods (see gamekit.wire)"
+            )
+            if state
+            else _(
+                "the move {value} does not travel as JSON ({kind}: {error}); give the game move_to_json and "
+                "move_from_json methods (see gamekit.wire)"
+            )
+        )
+    elif problem == "differs":
+        text = (
+            _("the state {value} comes back from JSON as {back} ({kind})")
+            if state
+            else _("the move {value} comes back from JSON as {back} ({kind})")
+        )
+    elif problem == "hash":
+        text = (
+            _(
+                "the state {value} comes back from JSON equal but with another hash: __eq__ and __hash__ disagree, "
+                "so a table would not find it"
+            )
+            if state
+            else _(
+                "the move {value} comes back from JSON equal but with another hash: __eq__ and __hash__ disagree, "
+                "so a table would not find it"
+            )
+        )
+    else:
+        text = (
+            _("the state {value} is written as {first} and then as {then}")
+            if state
+            else _("the move {value} is written as {first} and then as {then}")
+        )
+    return text.format(**values)
+
+
+def _mutable_part(value: Any, depth: int = 0) -> tuple[str, str, str] | None:
+    """What makes `value` mutable (None when nothing does): ("contains", a list, dict or set inside and its
+    repr), or ("attribute", the repr of a writable attribute's name, "")."""
     if depth > 6:
-        return ""
+        return None
     if isinstance(value, _MUTABLE):
-        return f"contains a {type(value).__name__} ({value!r}), which can be changed in place"
+        return ("contains", type(value).__name__, repr(value))
     if isinstance(value, (str, bytes, int, float, complex, bool, type(None), frozenset)):
-        return ""
+        return None
     if isinstance(value, tuple):
         for item in value:
             problem = _mutable_part(item, depth + 1)
-            if problem:
+            if problem is not None:
                 return problem
-        return ""
+        return None
     if dataclasses.is_dataclass(value):
         fields = [getattr(value, f.name) for f in dataclasses.fields(value)]
     else:
@@ -834,9 +978,9 @@ def _mutable_part(value: Any, depth: int = 0) -> str:
             except (AttributeError, TypeError, dataclasses.FrozenInstanceError):
                 pass
             else:
-                return f"has an attribute {names[0]!r} that can be reassigned (use a frozen dataclass or a tuple)"
+                return ("attribute", repr(names[0]), "")
     for item in fields:
         problem = _mutable_part(item, depth + 1)
-        if problem:
+        if problem is not None:
             return problem
-    return ""
+    return None

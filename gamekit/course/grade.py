@@ -54,6 +54,7 @@ from typing import Any
 
 import nbformat
 
+from ..i18n import _
 from ..jsonio import parse_json
 from ..sandbox import judge
 from ..sandbox.bwrap import require_bwrap, thread_environment
@@ -194,13 +195,15 @@ def assemble(
     """Points, hints, notes and flags of one submission from its sandbox run and the judge's verdicts."""
     res = SubmissionResult(sub.student, grader.name, sub.path, error=run.error)
     res.missing_checks = _missing_checks(nb, grader)
+    # what the student reads (the notes, errors and reasons on the feedback page) is written in the language in force
     if "error" in verdicts:
-        res.error = "the judge failed; every exercise scores 0: " + str(verdicts["error"])[:300]
+        res.error = _("the judge failed; every exercise scores 0: {error}").format(error=str(verdicts["error"])[:300])
         verdicts = {}
     for index, why in sorted(run.stopped.items()):
-        res.notes.append(f"{why}; it counts as an error")
+        # TRANSLATORS: {why} says why grading stopped a cell (written by the grader's sandbox, in English)
+        res.notes.append(_("{why}; it counts as an error").format(why=why))
         if nb is not None:
-            _, question = exercise_of(nb, index)
+            question = exercise_of(nb, index)[1]
             if question:
                 res.stopped[question] = why
     _note_cell_errors(res, nb, run)
@@ -213,14 +216,16 @@ def assemble(
     }
     blank = [name for name, why in unsent.items() if why is None]
     if blank:
-        res.notes.append(f"not answered (still `...`): {', '.join(blank)}")
+        res.notes.append(_("not answered (still `...`): {names}").format(names=", ".join(blank)))
     res.notes += [why for why in unsent.values() if why is not None]
     for q in grader.spec["questions"]:
         names = [n for c in q["cases"] for n in c["names"] if n in unsent]
         if names:
             res.unsent[q["name"]] = "; ".join(
-                dict.fromkeys(unsent[n] or f"not answered: `{n}` is still `...`" for n in names)
+                dict.fromkeys(unsent[n] or _("not answered: `{name}` is still `...`").format(name=n) for n in names)
             )
+        if any(unsent[n] is None for n in names):
+            res.blank.append(q["name"])
     claims = _saved_check_claims(nb) if nb is not None else set()
     for q in grader.spec["questions"]:
         if q["manual"]:
@@ -277,11 +282,18 @@ def _note_cell_errors(res: SubmissionResult, nb: nbformat.NotebookNode | None, r
         if CHECK.search(source) or re.search(r"^\s*grader\s*=", source, re.M):
             continue
         label, question = exercise_of(nb, index)
-        what = "has a syntax error" if kind in SYNTAX_ERRORS else f"stopped with an error ({kind})"
-        if question:
-            res.errors.setdefault(question, f"{label} {what}: fix it so that the cell runs, then run the check again")
+        if question and kind in SYNTAX_ERRORS:
+            # TRANSLATORS: {cell} names a cell of the notebook, such as "Exercise 4.3 (cell 54)" or "cell 7"
+            why = _("{cell} has a syntax error: fix it so that the cell runs, then run the check again")
+            res.errors.setdefault(question, why.format(cell=label))
+        elif question:
+            # TRANSLATORS: {cell} names a cell of the notebook; {error} is the name of a Python exception
+            why = _("{cell} stopped with an error ({error}): fix it so that the cell runs, then run the check again")
+            res.errors.setdefault(question, why.format(cell=label, error=kind))
         elif kind in SYNTAX_ERRORS:
-            res.notes.append(f"{label} {what} ({kind}); the cells after it ran anyway")
+            # TRANSLATORS: {cell} names a cell of the notebook; {error} is SyntaxError, IndentationError or TabError
+            why = _("{cell} has a syntax error ({error}); the cells after it ran anyway")
+            res.notes.append(why.format(cell=label, error=kind))
 
 
 def _unsent_reason(name: str, why: str) -> str | None:
@@ -291,12 +303,14 @@ def _unsent_reason(name: str, why: str) -> str | None:
     if found and found.group(1) == "builtins.ellipsis":
         return None
     if found:
-        return (
-            f"`{name}` could not be sent to the grader: it is or holds a {found.group(1)}, which is not plain data. "
+        # TRANSLATORS: {name} is an answer variable, {kind} a Python type such as numpy.ndarray
+        return _(
+            "`{name}` could not be sent to the grader: it is or holds a {kind}, which is not plain data. "
             "Use only None, True/False, numbers, strings, Fraction, and lists, tuples, sets or dicts of them "
             "(a NamedTuple or dataclass: tuple(...) of its fields; a NumPy array: .tolist())"
-        )
-    return f"`{name}` could not be sent to the grader: {why.partition(': ')[2] or why}"
+        ).format(name=name, kind=found.group(1))
+    # TRANSLATORS: {why} is the sandbox's reason (in English)
+    return _("`{name}` could not be sent to the grader: {why}").format(name=name, why=why.partition(": ")[2] or why)
 
 
 def _judge(grader: Autograder, runs: list[tuple[str, SandboxRun]]) -> dict[str, dict]:
@@ -351,13 +365,16 @@ def read_submission(sub: Submission) -> tuple[nbformat.NotebookNode | None, Sand
     """(the notebook, an empty run) or (None, a run whose error says why the file is refused or no notebook)."""
     try:
         data = sub.read()  # read now, not before: one notebook in memory at a time
-    except intake.Refused as refused:
-        return None, SandboxRun(error=f"refused: {refused}")
+    except intake.Refused as refused:  # the student reads why on the feedback page
+        # TRANSLATORS: {why} says why the submitted file was refused (in English)
+        return None, SandboxRun(error=_("refused: {why}").format(why=refused))
     try:
         nb = nbformat.reads(data.decode("utf-8"), as_version=4)
     except Exception as exc:  # a file that is not a notebook
         why = clean_text(str(exc), 200, one_line=True)
-        return None, SandboxRun(error=f"not a readable notebook: {type(exc).__name__}: {why}")
+        # TRANSLATORS: {error} is the name of a Python exception, {why} its message
+        error = _("not a readable notebook: {error}: {why}").format(error=type(exc).__name__, why=why)
+        return None, SandboxRun(error=error)
     return nb, SandboxRun()
 
 
@@ -523,7 +540,7 @@ def grade(
         print(f"judging {len(mine)} submission(s) of {name} ...", file=sys.stderr, flush=True)
         verdicts = _judge(grader, [(str(i), r[1]) for i, r in mine])
         for i, (nb, sandbox, seconds) in mine:
-            res = assemble(todo[i][0], grader, nb, sandbox, verdicts.get(str(i), {"error": "no verdict"}))
+            res = assemble(todo[i][0], grader, nb, sandbox, verdicts.get(str(i), {"error": _("no verdict")}))
             res.seconds = seconds
             res.by_hand = handgrade.hand_answers(nb, grader)
             results.append(res)

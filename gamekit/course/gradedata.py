@@ -55,6 +55,7 @@ class SubmissionResult:
     errors: dict = field(default_factory=dict)  # question -> how its cell failed ("... has a syntax error")
     unsent: dict = field(default_factory=dict)  # question -> why its answers could not reach the grader
     by_hand: dict = field(default_factory=dict)  # hand-graded question -> {"prompt", "answer"} (text, for the teacher)
+    blank: list[str] = field(default_factory=list)  # questions with an answer still `...` (not answered)
 
     def score(self, name: str) -> float:
         return float(self.questions.get(name, {}).get("score", 0.0))

@@ -13,7 +13,9 @@ exported HTML page and offline. Without JavaScript the start position and the mo
 
 Agents appear by their display names (NAME) and games by readable labels ("perfect vs random
 mover, start 2, seats swapped"); the submission files' names show only with `show_files=True`
-(the teacher's `report --show-files`).
+(the teacher's `report --show-files`). The pages' words are in the language in force
+(`gamekit.i18n`), and the page says which (`<html lang>`); what agents and the referee wrote
+(names, forfeit details, reasons for a rejection) is shown as it is.
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .results import HOLM_NOTE, INTERVAL_METHOD, ONE_SIDED_NOTE, Results, Standing
+from ..i18n import _, get_language, ngettext, pgettext
+from .results import (
+    INTERVAL_METHOD,
+    Results,
+    Standing,
+    _column,
+    _order_word,
+    holm_note,
+    interval_method,
+    one_sided_note,
+)
 
 # The course's colour language (gamekit.views.colors; views sit above this layer, so the values are
 # repeated here): red = the row agent takes the points, blue = it gives them away.
@@ -46,6 +58,11 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _text(value: str) -> str:
+    """`value` as the text of an element (quotes left as they are: they need no escaping there)."""
+    return html.escape(value, quote=False)
+
+
 def _json_for_script(data: Any) -> str:
     """JSON that is safe inside a <script> element."""
     return json.dumps(data, sort_keys=True).replace("</", "<\\/").replace("<!--", "<\\!--")
@@ -62,8 +79,11 @@ def game_label(game_id: str, names: dict[str, str], show_files: bool = False) ->
         return game_id
     a, b, start, order = parts
     first, second = (a, b) if order == "0" else (b, a)
-    label = f"{names.get(first, first)} vs {names.get(second, second)}, start {int(start) + 1}"
-    label += ", seats swapped" if order == "1" else ""
+    said = {"first": names.get(first, first), "second": names.get(second, second), "start": int(start) + 1}
+    if order == "1":
+        label = _("{first} vs {second}, start {start}, seats swapped").format(**said)
+    else:
+        label = _("{first} vs {second}, start {start}").format(**said)
     return label + (f" [{game_id}]" if show_files else "")
 
 
@@ -72,9 +92,13 @@ def ratings_alt(rows: Sequence[Standing]) -> str:
     rated = [s for s in rows if math.isfinite(s.rating)]
     if rated and not all(math.isfinite(v) for s in rated for v in (s.low, s.high)):
         said = "; ".join(f"{s.name} {s.rating:.0f}" for s in rated)
-        return f"Dot chart: ratings of {len(rated)} agents, best first, no intervals (too few games): {said}"
+        # TRANSLATORS: the text alternative of the rating chart; {ratings} lists "name rating; name rating; ..."
+        text = _("Dot chart: ratings of {n} agents, best first, no intervals (too few games): {ratings}")
+        return text.format(n=len(rated), ratings=said)
     said = "; ".join(f"{s.name} {s.rating:.0f} [{s.low:.0f}, {s.high:.0f}]" for s in rated)
-    return f"Dot chart: ratings of {len(rated)} agents with 95% intervals, best first: {said or 'none yet'}"
+    # TRANSLATORS: the text alternative of the rating chart; {ratings} lists "name rating [low, high]; ..."
+    text = _("Dot chart: ratings of {n} agents with 95% intervals, best first: {ratings}")
+    return text.format(n=len(rated), ratings=said or pgettext("ratings on the chart", "none yet"))
 
 
 def ratings_svg(rows: Sequence[Standing], width: int = 640) -> str:
@@ -101,7 +125,8 @@ def ratings_svg(rows: Sequence[Standing], width: int = 640) -> str:
     for k, s in enumerate(rows):
         y = 18 + k * row_h
         if not math.isfinite(s.rating):
-            parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])} (no rating yet)</text>')
+            unrated = _("{name} (no rating yet)").format(name=s.name[:24])
+            parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(unrated)}</text>')
             continue
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{_e(s.name[:24])}</text>')
         said = f"{s.rating:.0f}"
@@ -127,14 +152,16 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     return [first + i * step for i in range(int((hi - first) / step) + 1)]
 
 
-def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay", show_files: bool = False) -> str:
+def replay_html(records: Sequence[dict[str, Any]], title: str | None = None, show_files: bool = False) -> str:
     """A self-contained replay of `records` (pick a game, step through it) as an HTML fragment.
 
     Styles are inline, so the fragment looks the same in a notebook, its exported page and the
     leaderboard page; its text is at least 16 px, its controls are named, and each step is
     announced to a screen reader (a polite live region). Games are listed by readable labels
-    (`game_label`; raw ids too with `show_files`).
+    (`game_label`; raw ids too with `show_files`). `title` names it (default: "Replay" in the
+    language in force); its words are in the language in force, carried to the script as JSON.
     """
+    title = pgettext("the replay of the games", "Replay") if title is None else title
     names = {a: (n or a) for r in records for a, n in zip(r["agents"], r["names"])}
     games = [
         {
@@ -144,25 +171,39 @@ def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay", show_f
             "movers": r.get("movers", [k % 2 for k in range(len(r["moves"]))]),
             "shown": r["shown"],
             "result": _result_text(r),
+            # TRANSLATORS: English says "moves follow" for every count; German tells one move from several
+            "start": ngettext(
+                "start position ({n} moves follow)", "start position ({n} moves follow)", len(r["moves"])
+            ).format(n=len(r["moves"])),
         }
         for r in records
     ]
+    words = {
+        # TRANSLATORS: the replay's line of players; keep {first} and {second}
+        "players": _("seat 0: {first} — seat 1: {second}"),
+        # TRANSLATORS: a step of the replay: {k} counts the moves, {player} names an agent, {move} is the move as JSON
+        "move": _("move {k} of {n}: {player} plays {move}"),
+    }
     uid = "gk" + hashlib.sha256("|".join(r["id"] for r in records).encode()).hexdigest()[:10]
     first = games[0] if games else {"shown": [""], "moves": [], "result": "", "id": "", "players": ["", ""]}
     options = "".join(f'<option value="{k}">{_e(g["id"])}</option>' for k, g in enumerate(games))
     script = f"""
 (function(){{
   var games = JSON.parse(document.getElementById("{uid}-data").textContent);
+  var words = JSON.parse(document.getElementById("{uid}-words").textContent);
   var root = document.getElementById("{uid}"), g = 0, k = 0;
   function q(name){{ return root.querySelector("[data-role=" + name + "]"); }}
+  function fill(text, values){{
+    return text.replace(/\\{{(\\w+)\\}}/g, function(all, key){{ return String(values[key]); }});
+  }}
   function show(){{
     var game = games[g], n = game.moves.length;
     k = Math.max(0, Math.min(k, n));
-    q("players").textContent = "seat 0: " + game.players[0] + "  \u2014  seat 1: " + game.players[1];
+    q("players").textContent = fill(words.players, {{first: game.players[0], second: game.players[1]}});
     q("board").textContent = game.shown[k];
-    var text = k === 0 ? "start position (" + n + " moves follow)"
-      : "move " + k + " of " + n + ": " + game.players[game.movers[k - 1]]
-        + " plays " + JSON.stringify(game.moves[k - 1]);
+    var text = k === 0 ? game.start
+      : fill(words.move, {{k: k, n: n, player: game.players[game.movers[k - 1]],
+                          move: JSON.stringify(game.moves[k - 1])}});
     q("step").textContent = text + (k === n ? " \u2014 " + game.result : "");
   }}
   q("pick").onchange = function(){{ g = +this.value; k = 0; show(); }};
@@ -179,31 +220,45 @@ def replay_html(records: Sequence[dict[str, Any]], title: str = "Replay", show_f
     )
     pre = "font-family:monospace;font-size:20px;background:#fafafa;padding:.5em;margin:.4em 0;white-space:pre"
     control = "font-size:16px;padding:.2em .6em"
+    buttons = [  # (role, its name for a screen reader, its text)
+        ("first", _("first position"), _("« first")),
+        ("back", _("back one move"), _("‹ back")),
+        ("next", _("next move"), _("next ›")),
+        ("last", _("last position"), _("last »")),
+    ]
+    controls = " ".join(
+        f'<button data-role="{role}" style="{control}" aria-label="{_e(name)}">{_e(text)}</button>'
+        for role, name, text in buttons
+    )
+    players = words["players"].format(first=first["players"][0], second=first["players"][1])
+    # TRANSLATORS: the replay before its script runs: {moves} lists the game's moves, {result} says how it ended
+    step = _("start position; moves: {moves} — {result}").format(moves=moves, result=first["result"])
+    board = pgettext("the game board of the replay", "board")
     return (
         f'<div class="gk-replay" id="{uid}" style="{box}" role="group" aria-label="{_e(title)}">'
         f'<label for="{uid}-pick"><b>{_e(title)}</b></label> '
         f'<select id="{uid}-pick" data-role="pick" style="{control}">{options}</select><br>'
-        f'<button data-role="first" style="{control}" aria-label="first position">« first</button> '
-        f'<button data-role="back" style="{control}" aria-label="back one move">‹ back</button> '
-        f'<button data-role="next" style="{control}" aria-label="next move">next ›</button> '
-        f'<button data-role="last" style="{control}" aria-label="last position">last »</button>'
-        f'<div data-role="players" style="margin-top:.4em">seat 0: {_e(first["players"][0])} — '
-        f"seat 1: {_e(first['players'][1])}</div>"
-        f'<pre data-role="board" style="{pre}" aria-label="board">{_e(first["shown"][0])}</pre>'
-        f'<div data-role="step" role="status" aria-live="polite">start position; moves: {_e(moves)} — '
-        f"{_e(first['result'])}</div>"
+        f"{controls}"
+        f'<div data-role="players" style="margin-top:.4em">{_e(players)}</div>'
+        f'<pre data-role="board" style="{pre}" aria-label="{_e(board)}">{_e(first["shown"][0])}</pre>'
+        f'<div data-role="step" role="status" aria-live="polite">{_e(step)}</div>'
         f'<script type="application/json" id="{uid}-data">{_json_for_script(games)}</script>'
+        f'<script type="application/json" id="{uid}-words">{_json_for_script(words)}</script>'
         f"<script>{script}</script></div>"
     )
 
 
 def _result_text(r: dict[str, Any]) -> str:
+    """How a game ended, in the language in force (the forfeit's reason and details as the referee wrote them)."""
     if r["forfeit"] is not None:
         loser = r["names"][r["forfeit"]] or r["agents"][r["forfeit"]]
-        return f"{loser} forfeits ({r['reason']}: {r['detail']})"
+        # TRANSLATORS: {reason} (time, memory, illegal move, ...) and {detail} are the referee's words, in English
+        return _("{loser} forfeits ({reason}: {detail})").format(loser=loser, reason=r["reason"], detail=r["detail"])
     if r["winner"] is None:
-        return "draw" + (f" ({r['detail']})" if r["reason"] else "")
-    return f"{r['names'][r['winner']] or r['agents'][r['winner']]} wins"
+        if r["reason"]:
+            return _("draw ({detail})").format(detail=r["detail"])
+        return pgettext("how a game ended", "draw")
+    return _("{winner} wins").format(winner=r["names"][r["winner"]] or r["agents"][r["winner"]])
 
 
 def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = False) -> str:
@@ -213,19 +268,51 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
     ratings = results.ratings(reps) if len(results.accepted()) >= 2 and results.records else None
     rows = results.standings(ratings=ratings)
     lim = cfg["limits"]
+    title = _("Class tournament: {game}").format(game=cfg["game"])
+    setup = {
+        "format": _format_name(cfg["format"]),
+        "starts": cfg["starts"],
+        "opening": cfg.get("opening"),
+        "seed": cfg["seed"],
+        "games": len(results.records),
+        "move": lim["move_seconds"],
+        "bank": lim["bank_seconds"],
+        "startup": lim["startup_seconds"],
+        "memory": f"{lim['memory_mb']:.0f}",
+    }
+    if cfg.get("opening"):
+        # TRANSLATORS: how the tournament was played. English says "start(s)" for every count
+        said = ngettext(
+            "{format}, {starts} start(s) per pairing ({opening} random opening moves), each played with the seats "
+            "swapped; seed {seed}; {games} games; limits: {move} s per move + {bank} s bank, {startup} s start-up, "
+            "{memory} MB.",
+            "{format}, {starts} start(s) per pairing ({opening} random opening moves), each played with the seats "
+            "swapped; seed {seed}; {games} games; limits: {move} s per move + {bank} s bank, {startup} s start-up, "
+            "{memory} MB.",
+            cfg["starts"],
+        )
+    else:
+        # TRANSLATORS: how the tournament was played. English says "start(s)" for every count
+        said = ngettext(
+            "{format}, {starts} start(s) per pairing, each played with the seats swapped; seed {seed}; {games} "
+            "games; limits: {move} s per move + {bank} s bank, {startup} s start-up, {memory} MB.",
+            "{format}, {starts} start(s) per pairing, each played with the seats swapped; seed {seed}; {games} "
+            "games; limits: {move} s per move + {bank} s bank, {startup} s start-up, {memory} MB.",
+            cfg["starts"],
+        )
+    standings, agent = _("Standings"), pgettext("column heading", "agent")
+    score, forfeited = pgettext("column heading", "score"), pgettext("column heading", "forfeits")
+    numbers = ["Elo", _("95% interval"), _column("W"), _column("D"), _column("L"), score, forfeited]
+    head = f"<th scope='col'>#</th><th scope='col' class='name'>{_e(agent)}</th>" + "".join(
+        f"<th scope='col'>{_e(word)}</th>" for word in numbers
+    )
     out = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<!DOCTYPE html><html lang='{get_language()}'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-        f"<title>Class tournament: {_e(cfg['game'])}</title><style>{STYLE}</style></head><body><main>",
-        f"<h1>Class tournament: {_e(cfg['game'])}</h1>",
-        f"<p class='small'>{_e(cfg['format'])}, {cfg['starts']} start(s) per pairing"
-        + (f" ({cfg['opening']} random opening moves)" if cfg.get("opening") else "")
-        + ", each played with the seats "
-        f"swapped; seed {cfg['seed']}; {len(results.records)} games; limits: {lim['move_seconds']} s per move "
-        f"+ {lim['bank_seconds']} s bank, {lim['startup_seconds']} s start-up, {lim['memory_mb']:.0f} MB.</p>",
-        "<h2>Standings</h2><table><tr><th scope='col'>#</th><th scope='col' class='name'>agent</th>"
-        "<th scope='col'>Elo</th><th scope='col'>95% interval</th><th scope='col'>W</th><th scope='col'>D</th>"
-        "<th scope='col'>L</th><th scope='col'>score</th><th scope='col'>forfeits</th></tr>",
+        f"<title>{_e(title)}</title><style>{STYLE}</style></head><body><main>",
+        f"<h1>{_e(title)}</h1>",
+        f"<p class='small'>{_e(said.format(**setup))}</p>",
+        f"<h2>{_e(standings)}</h2><table><tr>{head}</tr>",
     ]
     for k, s in enumerate(rows, 1):
         out.append(
@@ -239,24 +326,29 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
             f"<td>{s.losses}</td><td>{s.score:.2f}</td><td>{s.forfeits}</td></tr>"
         )
     out.append("</table>")
-    out.append("<h2>Ratings with 95% intervals</h2>" + ratings_svg(rows))
+    out.append(_h2(_("Ratings with 95% intervals")) + ratings_svg(rows))
     if ratings is not None and ratings.too_few:
-        how = f"<b>No intervals</b>: {_e(ratings.too_few)}. The order of the board is not settled by these games."
+        # TRANSLATORS: keep the HTML tags <b> and </b>; {reason} says why the games are too few (in English)
+        how = _("<b>No intervals</b>: {reason}. The order of the board is not settled by these games.").format(
+            reason=_e(ratings.too_few)
+        )
     else:
-        how = f"The bar is the {_e(INTERVAL_METHOD)}."
+        how = _e(_("The bar is the {method}.").format(method=interval_method()))
         if any(s.one_sided and math.isfinite(s.low) for s in rows):
-            how += f" † {_e(ONE_SIDED_NOTE[:1].upper() + ONE_SIDED_NOTE[1:])}."
-    out.append(
-        "<p class='small'>Bradley–Terry (Davidson draws) on the Elo scale, mean 0; each start is played "
-        f"with both seat orders and the game pair is the unit. {how}</p>"
+            how += f" † {_e(_sentence(one_sided_note()))}."
+    # TRANSLATORS: the method note under the rating chart; {how} says what the bars are (or why there are none)
+    method = _(
+        "Bradley–Terry (Davidson draws) on the Elo scale, mean 0; each start is played with both seat orders and "
+        "the game pair is the unit. {how}"
     )
+    out.append(f"<p class='small'>{method.format(how=how)}</p>")
     ids = [s.id for s in rows]
     pairs = results.pairings()
-    out.append(
-        "<h2>Pairings</h2><p class='small'>Row agent against column agent: wins–draws–losses and the "
-        "row agent's score (no interval: one pairing's games are few; compare agents by the "
-        "difference intervals below).</p><table><tr><td></td>"
+    explained = _(
+        "Row agent against column agent: wins–draws–losses and the row agent's score (no interval: one pairing's "
+        "games are few; compare agents by the difference intervals below)."
     )
+    out.append(_h2(_("Pairings")) + f"<p class='small'>{_text(explained)}</p><table><tr><td></td>")
     out.extend(f"<th scope='col'>{_e(results.names[b])}</th>" for b in ids)
     out.append("</tr>")
     for a in ids:
@@ -275,13 +367,16 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
         out.append("</tr>")
     out.append("</table>")
     out.append(_neighbours_html(results, rows, ratings))
-    out.append("<h2>Forfeit log</h2>")
+    out.append(_h2(_("Forfeit log")))
     forfeits = results.forfeits()
     if forfeits:
+        game, move = pgettext("column heading: the game", "game"), pgettext("column heading: the move", "move")
+        taken, reason = pgettext("column heading", "time taken"), pgettext("column heading", "reason")
+        happened = pgettext("column heading", "what happened")
         out.append(
-            "<table><tr><th class='name' scope='col'>game</th><th class='name' scope='col'>agent</th>"
-            "<th scope='col'>move</th><th scope='col'>time taken</th>"
-            "<th class='name' scope='col'>reason</th><th class='name' scope='col'>what happened</th></tr>"
+            f"<table><tr><th class='name' scope='col'>{_e(game)}</th><th class='name' scope='col'>{_e(agent)}</th>"
+            f"<th scope='col'>{_e(move)}</th><th scope='col'>{_e(taken)}</th>"
+            f"<th class='name' scope='col'>{_e(reason)}</th><th class='name' scope='col'>{_e(happened)}</th></tr>"
         )
         for f in forfeits:
             who = results.names.get(f["agent"], f["agent"])
@@ -294,17 +389,19 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
             )
         out.append("</table>")
     else:
-        out.append("<p>No game was forfeited.</p>")
+        out.append("<p>" + _e(_("No game was forfeited.")) + "</p>")
     rejected = results.rejected()
     if rejected:
-        out.append("<h2>Rejected submissions</h2><ul>")
+        out.append(_h2(_("Rejected submissions")) + "<ul>")
         out.extend(
             f"<li><b>{_e(_entrant_label(e, k, show_files))}</b>: "
             f"{_e(_without_file(e.reason, e.id, show_files)[:400])}</li>"
             for k, e in enumerate(rejected, 1)
         )
         out.append("</ul>")
-    out.append("<h2>Replay</h2>" + replay_html(results.records, "Pick a game:", show_files))
+    out.append(
+        _h2(pgettext("the replay of the games", "Replay")) + replay_html(results.records, _("Pick a game:"), show_files)
+    )
     out.append("</main></body></html>")
     return "\n".join(out)
 
@@ -312,24 +409,36 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
 def _neighbours_html(results: Results, rows: Sequence[Standing], ratings: Any = None) -> str:
     """For each two neighbours on the board: the interval of their difference, and whether the
     order is settled once the number of comparisons is taken into account (Holm)."""
-    head = "<h2>Is the order settled?</h2>"
+    head = _h2(_("Is the order settled?"))
     if ratings is None or ratings.cov is None:
-        why = ratings.too_few if ratings is not None else "no ratings yet"
-        return head + f"<p>Not from these games: {_e(why)}.</p>"
+        why = ratings.too_few if ratings is not None else _("no ratings yet")
+        return head + "<p>" + _e(_("Not from these games: {why}.").format(why=why)) + "</p>"
     nb = results.neighbours(ratings)
-    lines = [
-        head + f"<p class='small'>{len(nb)} comparisons: each agent against the one ranked just below "
-        "it, by the 95 % interval of the difference of their ratings (not by overlapping bars: two bars "
-        f"can overlap while the difference is clear). {_e(HOLM_NOTE[:1].upper() + HOLM_NOTE[1:])}.</p>",
-        "<table><tr><th class='name' scope='col'>pair</th><th scope='col'>difference (Elo)</th>"
-        "<th scope='col'>95% interval</th><th class='name' scope='col'>order</th></tr>",
-    ]
+    # TRANSLATORS: English says "comparisons" for every count; {note} is the sentence on Holm's correction
+    said = ngettext(
+        "{n} comparisons: each agent against the one ranked just below it, by the 95 % interval of the "
+        "difference of their ratings (not by overlapping bars: two bars can overlap while the difference is "
+        "clear). {note}.",
+        "{n} comparisons: each agent against the one ranked just below it, by the 95 % interval of the "
+        "difference of their ratings (not by overlapping bars: two bars can overlap while the difference is "
+        "clear). {note}.",
+        len(nb),
+    ).format(n=len(nb), note=_sentence(holm_note()))
+    pair, difference = pgettext("column heading", "pair"), pgettext("column heading", "difference (Elo)")
+    interval = _("95% interval")
+    order = pgettext("column heading: the order of two neighbours", "order")
+    columns = (
+        f"<th class='name' scope='col'>{_e(pair)}</th><th scope='col'>{_e(difference)}</th>"
+        f"<th scope='col'>{_e(interval)}</th><th class='name' scope='col'>{_e(order)}</th>"
+    )
+    lines = [head + f"<p class='small'>{_e(said)}</p>", f"<table><tr>{columns}</tr>"]
     for row in nb:
         up, down = results.names[row["upper"]], results.names[row["lower"]]
-        verdict = "settled (Holm)" if row["settled"] else "not settled"
+        verdict = _("settled (Holm)") if row["settled"] else _order_word(False)
+        both = _("{first} vs {second}").format(first=up, second=down)
         lines.append(
-            f"<tr><td class='name'>{_e(up)} vs {_e(down)}</td><td>{row['difference']:.0f}</td>"
-            f"<td>[{row['low']:.0f}, {row['high']:.0f}]</td><td class='name'>{verdict}</td></tr>"
+            f"<tr><td class='name'>{_e(both)}</td><td>{row['difference']:.0f}</td>"
+            f"<td>[{row['low']:.0f}, {row['high']:.0f}]</td><td class='name'>{_e(verdict)}</td></tr>"
         )
     lines.append("</table>")
     return "\n".join(lines)
@@ -338,8 +447,27 @@ def _neighbours_html(results: Results, rows: Sequence[Standing], ratings: Any = 
 def _entrant_label(entrant: Any, k: int, show_files: bool) -> str:
     """A submission as the page names it: its NAME, else "submission k"; its file's name only with show_files."""
     named = bool(entrant.name) and entrant.name != entrant.id
-    label = entrant.name if named else f"submission {k} (no NAME)"
+    label = entrant.name if named else _("submission {k} (no NAME)").format(k=k)
     return f"{label} ({entrant.id})" if show_files else label
+
+
+def _h2(text: str) -> str:
+    """A heading of the page: `text` escaped."""
+    return f"<h2>{_e(text)}</h2>"
+
+
+def _sentence(text: str) -> str:
+    """`text` with a capital first letter (a note that starts a sentence on the page)."""
+    return text[:1].upper() + text[1:]
+
+
+def _format_name(name: str) -> str:
+    """A tournament format (`gamekit.tournament.schedule.FORMATS`) as the page names it, in the language in force."""
+    if name == "round-robin":
+        return pgettext("tournament format", "round-robin")
+    if name == "gauntlet":
+        return pgettext("tournament format", "gauntlet")
+    return name
 
 
 def _without_file(text: str, stem: str, show_files: bool) -> str:

@@ -9,6 +9,9 @@ intervals from `robust_ratings` (profile likelihood intervals widened by the gam
 effect, with a small-sample t quantile; checked by simulation over `COVERAGE_CHECKED` from
 `MIN_PAIRS` pairs per pairing on, wide fields and unbeaten agents included) or, with fewer games,
 none and the plain statement that the games are too few.
+The board's words (headings, the notes on the method) are in the language in force
+(`gamekit.i18n`); `INTERVAL_METHOD`, `ONE_SIDED_NOTE` and `HOLM_NOTE` keep the notes in English,
+as ratings.json stores them.
 `neighbours` compares each two agents next to each other on the board by the interval of their
 difference, with Holm's correction for the number of comparisons; `sequential` answers "is A
 really better than B?" with the generalized SPRT on the pairs (pentanomial model) and the
@@ -24,23 +27,78 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, ngettext, pgettext, use_language
 from ..stats import COVERAGE_CHECKED, SPRT, Ratings, bootstrap_ratings, robust_ratings, sprt, wilson
 from .runner import Entrant, Tournament
 
-INTERVAL_METHOD = (
-    "95 % profile likelihood intervals, widened by the game pairs' design effect, with Student's t "
-    "(chosen because they follow the likelihood where a pairing is one-sided or an agent unbeaten, "
-    "where a symmetric interval would claim an end the games do not support, and treat the pair as "
-    f"the unit; checked: {COVERAGE_CHECKED.text()})"
-)
-ONE_SIDED_NOTE = (
-    "never lost (or never won): the games give that end of the interval no bound; the prior's one "
-    "virtual game per agent (half won, half lost against rating 0) sets it"
-)
-HOLM_NOTE = (
-    "each interval is a 95 % statement, so among many some fail by chance; 'settled' uses Holm's "
-    "correction: all the 'settled' orders together are wrong with probability at most 5 %"
-)
+
+def _thousands(n: int) -> str:
+    """A whole number with the thousands separator of the language in force (1,500 in English, 1.500 in German)."""
+    # TRANSLATORS: the character between thousands in a number (1,500): "." in German
+    return f"{n:,}".replace(",", pgettext("thousands separator", ","))
+
+
+def coverage_text() -> str:
+    """`COVERAGE_CHECKED.text()` in the language in force: the fields on which simulations checked the
+    intervals, as a sentence fragment."""
+    c = COVERAGE_CHECKED
+    return _(
+        "{low}–{high} % coverage, {mean_low}–{mean_high} % on average (more for neighbours under {near} Elo "
+        "apart), in simulated round robins of {fewest}–{most} agents spread over up to {spread} Elo, "
+        "{pairs_low}–{pairs_high} game pairs per pairing, with and without draws"
+    ).format(
+        low=f"{100 * c.coverage[0]:.0f}",
+        high=f"{100 * c.coverage[1]:.0f}",
+        mean_low=f"{100 * c.mean[0]:.0f}",
+        mean_high=f"{100 * c.mean[1]:.0f}",
+        near=c.near,
+        fewest=c.agents[0],
+        most=c.agents[1],
+        spread=_thousands(c.spread),
+        pairs_low=c.pairs[0],
+        pairs_high=c.pairs[1],
+    )
+
+
+def interval_method() -> str:
+    """What the board's intervals are and why, in the language in force (the leaderboard's method note)."""
+    # TRANSLATORS: the method note of the leaderboard; {checked} is the range of the simulations that checked it
+    return _(
+        "95 % profile likelihood intervals, widened by the game pairs' design effect, with Student's t "
+        "(chosen because they follow the likelihood where a pairing is one-sided or an agent unbeaten, "
+        "where a symmetric interval would claim an end the games do not support, and treat the pair as "
+        "the unit; checked: {checked})"
+    ).format(checked=coverage_text())
+
+
+def one_sided_note() -> str:
+    """The note on an interval of an agent that never lost (or never won), in the language in force."""
+    return _(
+        "never lost (or never won): the games give that end of the interval no bound; the prior's one "
+        "virtual game per agent (half won, half lost against rating 0) sets it"
+    )
+
+
+def holm_note() -> str:
+    """The note on the neighbours' comparisons (Holm's correction), in the language in force."""
+    return _(
+        "each interval is a 95 % statement, so among many some fail by chance; 'settled' uses Holm's "
+        "correction: all the 'settled' orders together are wrong with probability at most 5 %"
+    )
+
+
+# The notes in English, whatever the language in force: ratings.json stores the method so, and code may compare.
+with use_language("en"):
+    INTERVAL_METHOD = interval_method()
+    ONE_SIDED_NOTE = one_sided_note()
+    HOLM_NOTE = holm_note()
+
+
+def _order_word(settled: bool) -> str:
+    """Whether the order of two neighbours on the board is settled, as the board says it."""
+    if settled:
+        return pgettext("the order of two neighbours on the leaderboard", "settled")
+    return pgettext("the order of two neighbours on the leaderboard", "not settled")
 
 
 @dataclass(frozen=True)
@@ -126,20 +184,33 @@ class Question:
         return self.test.more
 
     def text(self) -> str:
+        """The answer in two lines, in the language in force: the games so far, and the test's verdict."""
         p, t = self.pairing, self.test
-        unit = f"{sum(t.counts)} game pairs" if t.model == "pentanomial" else f"{t.games} single games"
-        head = (
-            f"{self.a} vs {self.b}: {p.wins} W / {p.draws} D / {p.losses} L, score {p.score:.2f}; the test reads {unit}"
-        )
-        if t.decision == "H1":
-            verdict = f"SPRT: yes, {self.a} is stronger (LLR {t.llr:.2f} ≥ {t.upper:.2f})"
-        elif t.decision == "H0":
-            verdict = f"SPRT: no, {self.a} is not {self.elo1:.0f} Elo stronger (LLR {t.llr:.2f} ≤ {t.lower:.2f})"
+        if t.model == "pentanomial":
+            n = sum(t.counts)
+            # TRANSLATORS: English says "pairs" for every count; German tells one pair from several
+            unit = ngettext("{n} game pairs", "{n} game pairs", n).format(n=n)
         else:
-            verdict = (
-                f"SPRT: undecided (LLR {t.llr:.2f} in ({t.lower:.2f}, {t.upper:.2f})); "
-                f"expected about {math.ceil(t.more)} more games"
+            # TRANSLATORS: English says "games" for every count; German tells one game from several
+            unit = ngettext("{n} single games", "{n} single games", t.games).format(n=t.games)
+        # TRANSLATORS: W, D and L are wins, draws and losses
+        head = _("{a} vs {b}: {wins} W / {draws} D / {losses} L, score {score}; the test reads {unit}").format(
+            a=self.a, b=self.b, wins=p.wins, draws=p.draws, losses=p.losses, score=f"{p.score:.2f}", unit=unit
+        )
+        llr, lower, upper = f"{t.llr:.2f}", f"{t.lower:.2f}", f"{t.upper:.2f}"
+        if t.decision == "H1":
+            verdict = _("SPRT: yes, {a} is stronger (LLR {llr} ≥ {upper})").format(a=self.a, llr=llr, upper=upper)
+        elif t.decision == "H0":
+            verdict = _("SPRT: no, {a} is not {elo} Elo stronger (LLR {llr} ≤ {lower})").format(
+                a=self.a, elo=f"{self.elo1:.0f}", llr=llr, lower=lower
             )
+        else:
+            more = math.ceil(t.more)
+            verdict = ngettext(
+                "SPRT: undecided (LLR {llr} in ({lower}, {upper})); expected about {more} more games",
+                "SPRT: undecided (LLR {llr} in ({lower}, {upper})); expected about {more} more games",
+                more,
+            ).format(llr=llr, lower=lower, upper=upper, more=more)
         return f"{head}\n{verdict}"
 
 
@@ -315,38 +386,48 @@ class Results:
         the games are too few for them), then each two neighbours' difference with its interval."""
         ratings = self.ratings(reps) if len(self.accepted()) >= 2 and self.records else None
         rows = self.standings(ratings=ratings)
-        width = max([len(s.name) for s in rows] + [5])
+        agent, interval_head = pgettext("column heading", "agent"), _("95% interval")
+        score, forfeits = pgettext("column heading", "score"), pgettext("column heading", "forfeits")
+        width = max([len(s.name) for s in rows] + [len(agent)])
+        wide = max(5, len(score))  # the score column: as wide as its heading
         lines = [
-            f"{'#':>2}  {'agent':<{width}}  {'Elo':>6}  {'95% interval':>15}  "
-            f"{'W':>4} {'D':>4} {'L':>4}  {'score':>5}  forfeits"
+            f"{'#':>2}  {agent:<{width}}  {'Elo':>6}  {interval_head:>15}  {_column('W'):>4} {_column('D'):>4} "
+            f"{_column('L'):>4}  {score:>{wide}}  {forfeits}"
         ]
         for k, s in enumerate(rows, 1):
             interval = f"[{s.low:>6.0f}, {s.high:>6.0f}]" if math.isfinite(s.low) else f"{'—':>16}"
             mark = "*" if s.profiled else "†" if s.one_sided and math.isfinite(s.low) else " "
             lines.append(
                 f"{k:>2}  {s.name:<{width}}  {s.rating:>6.0f}  {interval}{mark} "
-                f"{s.wins:>4} {s.draws:>4} {s.losses:>4}  {s.score:>5.2f}  {s.forfeits}"
+                f"{s.wins:>4} {s.draws:>4} {s.losses:>4}  {s.score:>{wide}.2f}  {s.forfeits}"
             )
         if any(s.profiled for s in rows):
             lines.append(
-                "* every bootstrap replicate agreed: a likelihood interval, bound on the open side only by the prior"
+                "* "
+                + _("every bootstrap replicate agreed: a likelihood interval, bound on the open side only by the prior")
             )
         if any(s.one_sided and not s.profiled and math.isfinite(s.low) for s in rows):
-            lines.append(f"† {ONE_SIDED_NOTE}")
+            lines.append(f"† {one_sided_note()}")
         if ratings is not None and ratings.too_few:
-            lines.append(f"no intervals: {ratings.too_few}")
+            # TRANSLATORS: {reason} says why the games are too few (in English)
+            lines.append(_("no intervals: {reason}").format(reason=ratings.too_few))
         elif ratings is not None and ratings.cov is not None:
-            lines.append(f"intervals: {INTERVAL_METHOD}")
+            lines.append(_("intervals: {method}").format(method=interval_method()))
             nb = self.neighbours(ratings)
-            lines.append(f"{len(nb)} neighbour comparisons ({HOLM_NOTE}):")
+            # TRANSLATORS: English says "comparisons" for every count; German tells one from several
+            lines.append(
+                ngettext("{n} neighbour comparisons ({note}):", "{n} neighbour comparisons ({note}):", len(nb)).format(
+                    n=len(nb), note=holm_note()
+                )
+            )
             for row in nb:
                 a, b = self.names[row["upper"]], self.names[row["lower"]]
                 lines.append(
                     f"  {a} − {b}: {row['difference']:.0f} [{row['low']:.0f}, {row['high']:.0f}]"
-                    f"{'  settled' if row['settled'] else '  not settled'}"
+                    f"  {_order_word(row['settled'])}"
                 )
         for e in self.rejected():
-            lines.append(f"rejected: {e.id}: {e.reason}")
+            lines.append(_("rejected: {id}: {reason}").format(id=e.id, reason=e.reason))
         return "\n".join(lines)
 
     def write_records(self, folder: str | Path) -> list[Path]:
@@ -359,6 +440,15 @@ class Results:
             path.write_text(json.dumps(r, indent=1, sort_keys=True), encoding="utf-8")
             paths.append(path)
         return paths
+
+
+def _column(letter: str) -> str:
+    """The heading of the wins (W), draws (D) or losses (L) column, in the language in force."""
+    if letter == "W":
+        return pgettext("column heading: wins", "W")
+    if letter == "D":
+        return pgettext("column heading: draws", "D")
+    return pgettext("column heading: losses", "L")
 
 
 def _pair_key(record: dict[str, Any]) -> str:
