@@ -51,10 +51,13 @@ __all__ = [
     "extract_messages",
     "fill_catalogue",
     "get_language",
+    "notebook_messages",
+    "ntr",
     "mark_folder",
     "ngettext",
     "pgettext",
     "set_language",
+    "tr",
     "untranslated",
     "update_catalogue",
     "use_language",
@@ -67,7 +70,14 @@ ENVIRONMENT_VARIABLE = "GAMEKIT_LANG"
 #: The catalogues' gettext domain (the file name of every catalogue).
 DOMAIN = "gamekit"
 #: The marking functions the extractor looks for, with babel's description of their arguments.
-KEYWORDS: dict[str, Any] = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS: dict[str, Any] = {
+    "_": None,
+    "N_": None,
+    "tr": None,
+    "ngettext": (1, 2),
+    "ntr": (1, 2),
+    "pgettext": ((1, "c"), 2),
+}
 #: The comments in the code above a marked string that are copied into the catalogue for translators.
 COMMENT_TAG = "TRANSLATORS:"
 
@@ -189,6 +199,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translations(_language).ngettext(singular, plural, n)
 
 
+def tr(message: str) -> str:
+    """`_` under the name the lessons' own code cells use (`from gamekit.i18n import tr`): in a notebook, IPython
+    and a student's `for _ in ...` would take the name `_` away. `tr("All {n} games").format(n=n)`."""
+    return _(message)
+
+
+def ntr(singular: str, plural: str, n: int) -> str:
+    """`ngettext` under the lessons' name: `ntr("after {k} iteration", "after {k} iterations", k).format(k=k)`."""
+    return ngettext(singular, plural, n)
+
+
 def pgettext(context: str, message: str) -> str:
     """`message` in the language in force, translated within `context` (a short word such as a verdict)."""
     return message if _language == LANGUAGES[0] else _translations(_language).pgettext(context, message)
@@ -214,15 +235,43 @@ def extract_messages(package: str | Path = _PACKAGE) -> Any:
             continue
         template.add(message, None, [location], auto_comments=comments, context=context)
     notebooks = Path(package).parent / "notebooks"
-    if notebooks.is_dir():  # the public checks' hints, as the masters' test configs give them
-        comment = "a public check's hint, shown when a student's answer fails the check"
-        for message, where in check_messages(notebooks):
-            before = template.get(message)
+    if notebooks.is_dir():
+        for message, where, comments in notebook_messages(notebooks):  # the lessons' own code cells
+            before = template.get(message[0] if isinstance(message, tuple) else message)
             if before is not None:
                 before.locations.append((where, 0))
                 continue
-            template.add(message, None, [(where, 0)], auto_comments=[comment])
+            template.add(message, None, [(where, 0)], auto_comments=comments)
+        comment = "a public check's hint, shown when a student's answer fails the check"
+        for hint, where in check_messages(notebooks):  # the public checks' hints, from the masters' test configs
+            before = template.get(hint)
+            if before is not None:
+                before.locations.append((where, 0))
+                continue
+            template.add(hint, None, [(where, 0)], auto_comments=[comment])
     return template
+
+
+def notebook_messages(notebooks: Path) -> list[tuple[Any, str, list[str]]]:
+    """(message, "notebooks/<file>", translators' comments) for every string the masters' code cells in the
+    folder `notebooks` mark with `tr` or `ntr` (or `_`): the lessons' own figures, alt texts and printed sentences."""
+    import json
+
+    from babel.messages.extract import extract_python
+
+    found = []
+    for path in sorted(Path(notebooks).glob("[0-9][0-9]-*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        for cell in cells:
+            if cell.get("cell_type") != "code":
+                continue
+            source = "".join(cell.get("source", ""))
+            code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+            for _lineno, _funcname, message, comments in extract_python(
+                io.BytesIO(code.encode("utf-8")), KEYWORDS, (COMMENT_TAG,), {}
+            ):
+                found.append((message, f"notebooks/{path.name}", comments))
+    return found
 
 
 #: A public check's test config in a master (otter's format): its `failure_message` is shown to students.

@@ -255,3 +255,16 @@ def test_fill_puts_translations_in_and_refuses_bad_ones_changing_nothing(tmp_pat
         assert copy.read_bytes() == before
     assert i18n.fill_catalogue("de", {"{question}: not yet.": "{question}: leider noch nicht."}) == 1
     assert read_po(copy.open("rb"), locale="de").get("{question}: not yet.").string == "{question}: leider noch nicht."
+
+
+def test_no_marked_literal_hides_inside_an_f_string():
+    """babel's extractor does not look inside f-strings: a `_("...")` there would never reach the catalogue
+    and would stay English in the German edition without any test noticing."""
+    pattern = re.compile(r"""\{\s*(?:_|N_|ngettext|pgettext)\(\s*["']""")
+    hidden = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "gamekit").rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert hidden == []

@@ -44,6 +44,7 @@ __all__ = [
     "import_cells",
     "is_translation",
     "pairing_problems",
+    "shown_text",
     "source_hash",
     "structure",
     "translation_counts",
@@ -206,6 +207,32 @@ def translation_counts(nb: nbformat.NotebookNode) -> dict[str, int]:
         "words_en": sum(len(c.source.split()) for c in en),
         "words_de": sum(len(c.source.split()) for c in de),
     }
+
+
+# --- what an executed edition shows ------------------------------------------------------------------
+
+
+def shown_text(nb: nbformat.NotebookNode) -> str:
+    """The text a reader of the executed notebook `nb` sees besides its code: its prose, every output
+    (streams, plain text, HTML, Markdown) but listings of library code (`show_source`), the figures'
+    alt texts and the widgets' state (labels, values, messages). What an edition must show in its language."""
+    parts = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            meta = out.get("metadata", {})
+            if meta.get("gamekit") == "source" or meta.get("text/html", {}).get("gamekit") == "source":
+                continue  # a listing of code: the same in every edition
+            if out.get("output_type") == "stream":
+                parts.append(str(out.get("text", "")))
+            data = out.get("data", {})
+            for kind in ("text/plain", "text/html", "text/markdown"):
+                value = data.get(kind, "")
+                parts.append(value if isinstance(value, str) else "".join(value))
+            if meta.get("gamekit_alt"):
+                parts.append(str(meta["gamekit_alt"]))
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    parts.append(json.dumps(state, ensure_ascii=False))
+    return "\n".join(parts)
 
 
 # --- the translators' files --------------------------------------------------------------------------
