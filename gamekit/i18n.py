@@ -252,14 +252,14 @@ def extract_messages(package: str | Path = _PACKAGE) -> Any:
     return template
 
 
-def notebook_messages(notebooks: Path) -> list[tuple[Any, str, list[str]]]:
+def notebook_messages(notebooks: Path) -> list[tuple[str | tuple[str, ...], str, list[str]]]:
     """(message, "notebooks/<file>", translators' comments) for every string the masters' code cells in the
     folder `notebooks` mark with `tr` or `ntr` (or `_`): the lessons' own figures, alt texts and printed sentences."""
     import json
 
-    from babel.messages.extract import extract_python
+    from babel.messages.extract import extract
 
-    found = []
+    found: list[tuple[str | tuple[str, ...], str, list[str]]] = []
     for path in sorted(Path(notebooks).glob("[0-9][0-9]-*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         for cell in cells:
@@ -267,10 +267,10 @@ def notebook_messages(notebooks: Path) -> list[tuple[Any, str, list[str]]]:
                 continue
             source = "".join(cell.get("source", ""))
             code = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
-            for _lineno, _funcname, message, comments in extract_python(
-                io.BytesIO(code.encode("utf-8")), KEYWORDS, (COMMENT_TAG,), {}
-            ):
-                found.append((message, f"notebooks/{path.name}", comments))
+            marked = extract(
+                "python", io.BytesIO(code.encode("utf-8")), KEYWORDS, (COMMENT_TAG,), strip_comment_tags=True
+            )
+            found += [(message, f"notebooks/{path.name}", list(comments)) for _n, message, comments, _c in marked]
     return found
 
 
