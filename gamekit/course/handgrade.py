@@ -50,7 +50,8 @@ __all__ = [
 
 #: Most characters of one student's answer kept for the teacher's page.
 ANSWER_CHARS = 20_000
-_EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*Exercise\s+([0-9]+\.[0-9]+)", re.S)
+#: An exercise's heading in a submission: `**Exercise N.M**`, or `**Aufgabe N.M**` in the German edition.
+_EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*(?:Exercise|Aufgabe)\s+([0-9]+\.[0-9]+)", re.S)
 _ID = re.compile(r"^q(\d+)_(\d+)$")
 _PLACEHOLDERS = {"", "...", "_type your answer here, replacing this text._"}
 _POINTS = re.compile(r"^\s*(\d{1,6})(?:[.,](\d{1,6}))?\s*$")

@@ -513,11 +513,12 @@ class FillReport:
 
 def moodle_feedback(result, grader) -> str:
     """The feedback comment for one submission (HTML, one paragraph a line): points per exercise,
-    the hints of failed public checks, the grader's notes; never a hidden test."""
+    the hints of failed public checks, the grader's notes; never a hidden test. In the language in
+    force (`grade --lang de`: German), as the feedback page is."""
     import html
 
-    from .feedback import hidden_messages, points_summary
-    from .handgrade import exercise_label, points_text
+    from ..i18n import _, ngettext
+    from .feedback import exercise_label, hidden_messages, points_summary
 
     e = html.escape
     lines = [f"{e(grader.name)}: {e(points_summary(result, grader))}."]
@@ -526,36 +527,59 @@ def moodle_feedback(result, grader) -> str:
         got = result.questions.get(name)
         if q.get("manual"):
             if got is not None and got.get("by_hand"):
-                lines.append(f"{e(label)}: {got['score']:g} of {got['possible']:g} (graded by your teacher).")
+                lines.append(
+                    e(_("{label}: {score} of {possible} (graded by your teacher).")).format(
+                        label=e(label), score=f"{got['score']:g}", possible=f"{got['possible']:g}"
+                    )
+                )
             else:
-                top = points_text(float(q["points"] or 0))
-                lines.append(f"{e(label)}: graded by your teacher, up to {top} (not given yet).")
+                top = float(q["points"] or 0)
+                # TRANSLATORS: {points} is a number such as 2 or 1.5
+                up_to = ngettext("up to {points} point", "up to {points} points", 1 if top == 1 else 2)
+                lines.append(
+                    e(_("{label}: graded by your teacher, {up_to} (not given yet).")).format(
+                        label=e(label), up_to=e(up_to.format(points=f"{top:g}"))
+                    )
+                )
             continue
         if got is None:
-            lines.append(f"{e(label)}: 0 of {float(q['points'] or 0):g} (not graded, see the notes).")
+            lines.append(
+                e(_("{label}: 0 of {possible} (not graded, see the notes).")).format(
+                    label=e(label), possible=f"{float(q['points'] or 0):g}"
+                )
+            )
             continue
-        text = f"{e(label)}: {got['score']:g} of {got['possible']:g}"
+        text = e(_("{label}: {score} of {possible}")).format(
+            label=e(label), score=f"{got['score']:g}", possible=f"{got['possible']:g}"
+        )
         public = [c for c in got["cases"] if not c["hidden"]]
         failed = [c for c in public if not c["passed"]]
         if name in result.stopped:
-            text += f"; not checked: {e(result.stopped[name])}"
+            text += e(_("; not checked: {why}")).format(why=e(result.stopped[name]))
         elif failed:
             hints = "; ".join(
-                e(c["hint"] or "a public check failed: run grader.check in your notebook") for c in failed
+                e(_(c["hint"]) if c["hint"] else _("a public check failed: run grader.check in your notebook"))
+                for c in failed
             )
-            text += f"; public checks passed {len(public) - len(failed)} of {len(public)}; hint: {hints}"
+            text += e(_("; public checks passed {passed} of {total}; hint: {hints}")).format(
+                passed=len(public) - len(failed), total=len(public), hints=hints
+            )
         elif got["score"] < got["possible"] and name not in result.errors and name not in result.unsent:
             # every missing point says why: the hidden tests' own messages, or that only they disagree
             said = hidden_messages(grader, name, got)
             text += (
-                "; hint: " + "; ".join(e(m) for m in said)
+                e(_("; hint: {hints}")).format(hints="; ".join(e(m) for m in said))
                 if said
-                else "; the answer has the right form but is not accepted yet (compare it with the solutions "
-                "when they are out)"
+                else e(
+                    _(
+                        "; the answer has the right form but is not accepted yet (compare it with the solutions "
+                        "when they are out)"
+                    )
+                )
             )
         lines.append(text + ".")
     notes = ([result.error] if result.error else []) + list(result.notes)
-    lines += [f"Note: {e(n.splitlines()[0])}" for n in notes if n]
+    lines += [e(_("Note: {note}")).format(note=e(n.splitlines()[0])) for n in notes if n]
     return "\n".join(f"<p>{line}</p>" for line in lines)
 
 
