@@ -558,7 +558,12 @@ def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes], names: list[st
         assert float(row["total"]) == total, row
         [sheet_row] = [r for r in after if r[0].endswith(str(pid))]
         assert sheet_row[GRADE] == f"{total / possible * 100:.2f}".replace(".", ","), (pid, sheet_row[GRADE])
-        assert "Exercise 1.6: " in sheet_row[FEEDBACK] and "(graded by your teacher)" in sheet_row[FEEDBACK]
+        exercise, by_teacher = (
+            ("Exercise 1.6: ", "(graded by your teacher)")
+            if lang == "en"
+            else ("Aufgabe 1.6: ", "(bewertet von deiner Lehrkraft)")
+        )
+        assert exercise in sheet_row[FEEDBACK] and by_teacher in sheet_row[FEEDBACK], sheet_row[FEEDBACK]
 
 
 _FAILURES: list[str] = []
