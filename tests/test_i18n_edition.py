@@ -265,3 +265,20 @@ def test_the_lesson_names_in_german():
         assert titles.lesson_title("04-game-trees-student.ipynb") == german
         assert titles.lesson_title(titles.START_PAGE) == translated(titles.START_TITLE)
     assert german.startswith("Lektion 4 · ") and Path(titles.START_PAGE).suffix == ".ipynb"
+
+
+def test_the_links_command_in_german_gives_german_lesson_names_and_moodle_fields():
+    """`python -m gamekit.course links ... --lang de`: what a teacher pastes into a German Moodle."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    run = [sys.executable, "-m", "gamekit.course", "links", "--hub", "https://hub.example.edu"]
+    run += ["--repo", "https://gitlab.example.edu/course/lessons.git", "--format", "moodle"]
+    german = subprocess.run([*run, "--lang", "de"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    english = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert german.returncode == 0 and english.returncode == 0, german.stderr + english.stderr
+    assert "Name: Lektion 1 · Das Subtraktionsspiel" in german.stdout and "Beschreibung:" in german.stdout
+    assert "Name: Lesson 1 · The subtraction game" in english.stdout and "Lektion" not in english.stdout
+    assert german.stdout.count("Name: ") == english.stdout.count("Name: ") >= 12
