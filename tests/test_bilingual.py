@@ -202,3 +202,42 @@ def test_the_command_exports_imports_and_checks(tmp_path):
 def test_counts_are_measured_on_the_masters():
     counts = [bilingual.translation_counts(_master(p)) for p in NOTEBOOKS]
     assert sum(c["cells"] for c in counts) > 400 and sum(c["words_en"] for c in counts) > 30_000
+
+
+#: Words the German edition does not use, with the glossary's word for the thing (docs/glossary.md).
+AVOIDED = {
+    r"Hölzchen": "Streichhölzer",
+    r"\bKI\b": "AI (the source's word)",
+    r"\bWertung": "Rating",
+    r"Punkteanteil": "Punktquote",
+    r"\bSpielpaar": "Partiepaar",
+    r"\bForfeit": "kampflose Niederlage",
+    r"Round Robin": "Rundenturnier",
+    r"Zeitreserve": "Zeitkonto",
+    r"\bgierige": "Greedy-Zug",
+    r"(?<![PN]-)(?<!Pole )\bPosition(?:en)?\b": "Stellung (P-Position, N-Position and Pole Position keep their names)",
+}
+
+
+def _outside_quotes_and_code(text: str) -> str:
+    """Text without its „quotations“ (a source's own words), code spans and math."""
+    return re.sub(r"\$[^$]*\$", "", re.sub(r"`[^`]*`", "", re.sub(r"„[^“]*“", "", text)))
+
+
+def test_the_german_edition_speaks_one_vocabulary():
+    """The German prose and the catalogue use the glossary's word for each thing, never a synonym (outside a
+    source's quoted words): one lesson's Stellung is the next one's Stellung."""
+    from gamekit import i18n
+
+    texts = [(f"{p.name} {c.get('id')}", c.source) for p in NOTEBOOKS for c in _master(p).cells if is_translation(c)]
+    for m in i18n._read_catalogue("de"):
+        if m.id:
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            texts += [(f"catalogue {m.id!r:.50}", s or "") for s in strings]
+    found = [
+        f"{where}: {hit.group(0)!r} (say {use})"
+        for where, text in texts
+        for pattern, use in AVOIDED.items()
+        for hit in re.finditer(pattern, _outside_quotes_and_code(text))
+    ]
+    assert found == []
