@@ -215,7 +215,7 @@ AVOIDED = {
     r"Round Robin": "Rundenturnier",
     r"Zeitreserve": "Zeitkonto",
     r"\bgierige": "Greedy-Zug",
-    r"(?<![PN]-)(?<!Pole )\bPosition(?:en)?\b": "Stellung (P-Position, N-Position and Pole Position keep their names)",
+    r"(?<![PN]-)(?<!Pole )(?<!Pole-)\bPosition(?:en)?\b": "Stellung (P-Position, N-Position and Pole Position keep their names)",
 }
 
 
