@@ -215,7 +215,8 @@ AVOIDED = {
     r"Round Robin": "Rundenturnier",
     r"Zeitreserve": "Zeitkonto",
     r"\bgierige": "Greedy-Zug",
-    r"(?<![PN]-)(?<!Pole )(?<!Pole-)\bPosition(?:en)?\b": "Stellung (P-Position, N-Position and Pole Position keep their names)",
+    # P-Position, N-Position and the source's Pole Position(s) keep their names
+    r"(?<![PN]-)(?<!Pole )(?<!Pole-)\bPosition(?:en)?\b": "Stellung",
 }
 
 
