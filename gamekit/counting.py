@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, TypeVar
 
+from .i18n import ngettext
 from .protocol import Game, Move, State, check_player, guard_depth, player_name, require_game_methods
 
 __all__ = [
@@ -278,9 +279,20 @@ class ExhaustiveCheck:
             self.draws += 1
 
     def __str__(self) -> str:
-        return (
-            f"{self.player_name} in seat {self.seat}: {self.lines} lines against every opponent, "
-            f"{self.wins} won, {self.draws} drawn, {len(self.losses)} lost"
+        # TRANSLATORS: {name} is a player's name, {seat} 0 (moves first) or 1; {lines} courses of a game (every
+        # opponent's moves tried), of which {won} won, {drawn} drawn, {lost} lost (English: "lines" for one too)
+        text = ngettext(
+            "{name} in seat {seat}: {lines} lines against every opponent, {won} won, {drawn} drawn, {lost} lost",
+            "{name} in seat {seat}: {lines} lines against every opponent, {won} won, {drawn} drawn, {lost} lost",
+            self.lines,
+        )
+        return text.format(
+            name=self.player_name,
+            seat=self.seat,
+            lines=self.lines,
+            won=self.wins,
+            drawn=self.draws,
+            lost=len(self.losses),
         )
 
 

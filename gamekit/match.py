@@ -1,4 +1,8 @@
-"""Playing games: one match with its full course, random playouts, and tournaments."""
+"""Playing games: one match with its full course, random playouts, and tournaments.
+
+A record or a result printed (`str`) reads in the language in force (`gamekit.i18n`); the players'
+names and every field stay as they are.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import _, ngettext
 from .protocol import (
     Game,
     IllegalMoveError,
@@ -50,8 +55,13 @@ class GameRecord:
         return len(self.moves)
 
     def __str__(self) -> str:
-        result = "draw" if self.winner is None else f"{self.names[self.winner]} (player {self.winner}) wins"
-        return f"{self.length} moves, {result}"
+        n = self.length
+        if self.winner is None:
+            # TRANSLATORS: a finished game: {n} moves, no winner (the English says "moves" for one move too)
+            return ngettext("{n} moves, draw", "{n} moves, draw", n).format(n=n)
+        # TRANSLATORS: a finished game: {n} moves, {name} is the winner's name, {seat} 0 (moved first) or 1
+        text = ngettext("{n} moves, {name} (player {seat}) wins", "{n} moves, {name} (player {seat}) wins", n)
+        return text.format(n=n, name=self.names[self.winner], seat=self.winner)
 
 
 class PlayerError(RuntimeError):
@@ -209,12 +219,36 @@ class TournamentResult:
         return (self.wins[player] + self.draws / 2) / self.games if self.games else float("nan")
 
     def __str__(self) -> str:
-        a, b = self.names
-        pairs = f" ({self.games // 2} paired starts)" if self.paired else ""
-        return (
-            f"{self.games} games{pairs}: {a} won {self.wins[0]} ({self.win_rate(0):.1%}), "
-            f"{b} won {self.wins[1]} ({self.win_rate(1):.1%}), draws {self.draws}"
+        values = {
+            "games": self.games,
+            "a": self.names[0],
+            "b": self.names[1],
+            "a_won": self.wins[0],
+            "b_won": self.wins[1],
+            "a_rate": f"{self.win_rate(0):.1%}",
+            "b_rate": f"{self.win_rate(1):.1%}",
+            "draws": self.draws,
+        }
+        if self.paired:
+            pairs = self.games // 2
+            # TRANSLATORS: {pairs} starts, each played twice with the seats swapped (game pairs); {a} and {b}
+            # are the players' names, {a_rate} their share of the games ("95.0%"); English says "starts" for one too
+            text = ngettext(
+                "{games} games ({pairs} paired starts): {a} won {a_won} ({a_rate}), {b} won {b_won} ({b_rate}), "
+                "draws {draws}",
+                "{games} games ({pairs} paired starts): {a} won {a_won} ({a_rate}), {b} won {b_won} ({b_rate}), "
+                "draws {draws}",
+                pairs,
+            )
+            return text.format(pairs=pairs, **values)
+        # TRANSLATORS: {a} and {b} are the players' names, {a_rate} their share of the games ("95.0%");
+        # English says "games" for one game too
+        text = ngettext(
+            "{games} games: {a} won {a_won} ({a_rate}), {b} won {b_won} ({b_rate}), draws {draws}",
+            "{games} games: {a} won {a_won} ({a_rate}), {b} won {b_won} ({b_rate}), draws {draws}",
+            self.games,
         )
+        return text.format(**values)
 
 
 def tournament(
@@ -258,7 +292,8 @@ def tournament(
     if progress:
         from tqdm.auto import tqdm
 
-        rounds = tqdm(rounds, desc=f"{result.names[0]} vs {result.names[1]}")
+        # TRANSLATORS: the label of a progress bar: the two players' names
+        rounds = tqdm(rounds, desc=_("{first} vs {second}").format(first=result.names[0], second=result.names[1]))
     s: State | None = None
     for i in rounds:
         if pair:

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from .i18n import _
 from .jsonio import JSONLoadError, load_json
 from .protocol import Game, Move, State, check_int, game_rules, require_game_methods
 from .solve import solve
@@ -355,14 +356,15 @@ class QLearner:
         if progress:
             from tqdm.auto import tqdm
 
-            bar = tqdm(total=episodes, desc=f"Q-learning ({self.target})", leave=False)
+            # TRANSLATORS: the label of a progress bar; {target} is the update scheme's name (code: keep it)
+            bar = tqdm(total=episodes, desc=_("Q-learning ({target})").format(target=self.target), leave=False)
         t0 = time.perf_counter()
         if record_every and self.episodes == 0 and positions is not None:
             result.curve.append((0, positions.score(self)))
         done = 0
         while done < episodes:
             n = min(chunk, episodes - done)
-            for _ in range(n):
+            for _episode in range(n):
                 step()
             done += n
             self._episodes += n

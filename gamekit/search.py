@@ -22,6 +22,10 @@ the window edge. With the default window (-inf, +inf) the value is always exact.
 
 The searches are recursive, like the pseudocode they follow. A game deeper than Python's
 recursion limit raises `GameTooDeepError` (naming the limit); `gamekit.solve` iterates.
+
+A `SearchResult` printed reads in the language in force (`gamekit.i18n`). A trace's steps keep
+their English sentence (`Step.text`, data); `gamekit.views.trees.step_text` shows a step in the
+language in force.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
+from .i18n import _, pgettext
 from .protocol import (
     Game,
     GameTooDeepError,
@@ -106,11 +111,27 @@ class SearchResult:
     iterations: tuple = field(default=(), repr=False)
 
     def __str__(self) -> str:
-        b = "" if self.bound == EXACT else f" ({self.bound} bound)"
-        return (
-            f"value {self.value:g}{b}, move {self.move!r}, {self.nodes:,} nodes, {self.leaves:,} leaves, "
-            f"{self.cutoffs:,} cutoffs, {self.table_hits:,} table hits"
-        )
+        # TRANSLATORS: the character between thousands in a number (1,500): "." in German
+        sep = pgettext("thousands separator", ",")
+        counts = {k: f"{getattr(self, k):,}".replace(",", sep) for k in ("nodes", "leaves", "cutoffs", "table_hits")}
+        if self.bound == LOWER:
+            # TRANSLATORS: what a search found and cost; {move} is the best move as Python writes it
+            text = _(
+                "value {value} (lower bound), move {move}, {nodes} nodes, {leaves} leaves, {cutoffs} cutoffs, "
+                "{table_hits} table hits"
+            )
+        elif self.bound == UPPER:
+            # TRANSLATORS: what a search found and cost; {move} is the best move as Python writes it
+            text = _(
+                "value {value} (upper bound), move {move}, {nodes} nodes, {leaves} leaves, {cutoffs} cutoffs, "
+                "{table_hits} table hits"
+            )
+        else:
+            # TRANSLATORS: what a search found and cost; {move} is the best move as Python writes it
+            text = _(
+                "value {value}, move {move}, {nodes} nodes, {leaves} leaves, {cutoffs} cutoffs, {table_hits} table hits"
+            )
+        return text.format(value=f"{self.value:g}", move=repr(self.move), **counts)
 
 
 @dataclass(frozen=True)

@@ -11,18 +11,22 @@
   error rates by simulation.
 
 Results are triples `(i, j, score_of_i)` with indices into `names` and a score of 1 (i won),
-0.5 (draw) or 0 (i lost). Everything random takes a `seed`.
+0.5 (draw) or 0 (i lost). Everything random takes a `seed`. Why ratings have no intervals
+(`Ratings.too_few`) is English data; `too_few_text` shows it in the language in force.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+from .i18n import LANGUAGES, N_, _, get_language, pgettext
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -40,6 +44,7 @@ __all__ = [
     "simulate_sprt",
     "sprt_llr",
     "LLR",
+    "too_few_text",
     "wilson",
 ]
 
@@ -385,7 +390,7 @@ def _maximise_batch(
         return f + X @ lin, g + lin, H
 
     f, g, H = evaluate(X)
-    for _ in range(200):
+    for _round in range(200):
         gf = g[:, free]
         todo = np.max(np.abs(gf), axis=1, initial=0.0) >= 1e-9
         if not todo.any() or free.size == 0:
@@ -397,7 +402,7 @@ def _maximise_batch(
             step = gf  # a gradient step where some Hessian is singular
         step[~todo] = 0.0
         t = np.ones(R)
-        for _ in range(45):
+        for _halving in range(45):
             Xn = X.copy()
             Xn[:, free] += t[:, None] * step
             fn, gn, Hn = evaluate(Xn)
@@ -674,13 +679,24 @@ class CoverageChecked(NamedTuple):
     near: int = 20
 
     def text(self) -> str:
-        """The range as a sentence fragment, for the board's method note and the lessons."""
-        return (
-            f"{100 * self.coverage[0]:.0f}–{100 * self.coverage[1]:.0f} % coverage, "
-            f"{100 * self.mean[0]:.0f}–{100 * self.mean[1]:.0f} % on average (more for neighbours under "
-            f"{self.near} Elo apart), in simulated round robins of {self.agents[0]}–{self.agents[1]} agents "
-            f"spread over up to {self.spread:,} Elo, {self.pairs[0]}–{self.pairs[1]} game pairs per pairing, "
-            "with and without draws"
+        """The range as a sentence fragment, for the board's method note and the lessons (in the language
+        in force)."""
+        return _(
+            "{low}–{high} % coverage, {mean_low}–{mean_high} % on average (more for neighbours under {near} Elo "
+            "apart), in simulated round robins of {fewest}–{most} agents spread over up to {spread} Elo, "
+            "{pairs_low}–{pairs_high} game pairs per pairing, with and without draws"
+        ).format(
+            low=f"{100 * self.coverage[0]:.0f}",
+            high=f"{100 * self.coverage[1]:.0f}",
+            mean_low=f"{100 * self.mean[0]:.0f}",
+            mean_high=f"{100 * self.mean[1]:.0f}",
+            near=self.near,
+            fewest=self.agents[0],
+            most=self.agents[1],
+            # TRANSLATORS: the character between thousands in a number (1,500): "." in German
+            spread=f"{self.spread:,}".replace(",", pgettext("thousands separator", ",")),
+            pairs_low=self.pairs[0],
+            pairs_high=self.pairs[1],
         )
 
 
@@ -689,6 +705,33 @@ COVERAGE_CHECKED = CoverageChecked(
 )
 MIN_PAIRS = 5  # game pairs per pairing (or twice as many single games) before intervals are given
 MIN_AGENTS = 3
+#: Why `robust_ratings` gives no intervals (`Ratings.too_few`: English data, shown through `too_few_text`).
+TOO_FEW_AGENTS = N_("too few agents for rating intervals ({agents}; at least {least}): use the sequential test")
+TOO_FEW_GAMES = N_(
+    "too few games for rating intervals: every two agents need at least {pairs} game pairs "
+    "(or {games} single games) before a 95 % interval keeps its promise"
+)
+
+
+def _made_by(template: str) -> re.Pattern[str]:
+    """The text `template.format(...)` makes with whole numbers, each field a named group."""
+    return re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[0-9]+)", re.escape(template)))
+
+
+def too_few_text(reason: str) -> str:
+    """`Ratings.too_few` (English, as stored) in the language in force, for the boards and the lessons; a
+    reason of another making is shown as it is.
+
+    >>> too_few_text("too few agents for rating intervals (2; at least 3): use the sequential test")
+    'too few agents for rating intervals (2; at least 3): use the sequential test'
+    """
+    if get_language() == LANGUAGES[0]:
+        return reason
+    for template in (TOO_FEW_AGENTS, TOO_FEW_GAMES):
+        found = _made_by(template).fullmatch(reason)
+        if found is not None:
+            return _(template).format(**found.groupdict())
+    return reason
 
 
 def robust_ratings(
@@ -756,13 +799,10 @@ def robust_ratings(
     games_per_pairing = np.bincount(cat // 3, minlength=len(pairs))
     fewest = float(np.min(np.minimum(units_per_pairing, games_per_pairing / 2), initial=np.inf))
     reason = ""
-    if n < MIN_AGENTS:
-        reason = f"too few agents for rating intervals ({n}; at least {MIN_AGENTS}): use the sequential test"
+    if n < MIN_AGENTS:  # the reason is English data, whatever the language in force (too_few_text shows it)
+        reason = TOO_FEW_AGENTS.format(agents=n, least=MIN_AGENTS)
     elif len(pairs) < n * (n - 1) // 2 or fewest < MIN_PAIRS:
-        reason = (
-            f"too few games for rating intervals: every two agents need at least {MIN_PAIRS} game pairs "
-            f"(or {2 * MIN_PAIRS} single games) before a 95 % interval keeps its promise"
-        )
+        reason = TOO_FEW_GAMES.format(pairs=MIN_PAIRS, games=2 * MIN_PAIRS)
     base = Ratings(names_t, tuple(map(float, elo)), None, None, f, nu, method=ROBUST_METHOD)
     if reason:
         return Ratings(**{**base.__dict__, "too_few": reason})
@@ -1174,7 +1214,7 @@ def _tilt(p: np.ndarray, a: np.ndarray, s: float) -> np.ndarray:
     hi = np.full(p.shape[:-1], -1 / d.min())
     lam = np.zeros(p.shape[:-1])
     last = np.full(p.shape[:-1], np.inf)  # |residual| at the previous step
-    for _ in range(400):
+    for _round in range(400):
         den = 1 + lam[..., None] * d
         terms = p * d / den
         f = terms.sum(-1)

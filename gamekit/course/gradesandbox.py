@@ -8,7 +8,9 @@ again from the start: a loop or a crash costs only that exercise. After the last
 driver asks for the answers and the probes' results; what comes back is read through the
 sandbox package's one reader (`gamekit.sandbox.channel.Channel`, with grading's bounds) and kept
 as plain data in a `SandboxRun`. Nothing here judges: `gamekit.course.grade` does, in a clean
-process.
+process. What a `SandboxRun` says (why a cell was stopped, why an answer or a probe has no value, the
+run's error) is English data, whatever language the process speaks (a run may come from a cluster
+worker); `sandbox_text` shows it in the language in force.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ from typing import Any
 
 import nbformat
 
+from ..i18n import N_, _, pgettext
 from ..sandbox import plain, sandboxrun
 from ..sandbox.bwrap import Jail, thread_environment
 from ..sandbox.cgroup import JailGroup
 from ..sandbox.channel import Channel, ChannelError, clean_text
 from ..sandbox.limits import GRADING
-from ..sandbox.outcomes import Fault
+from ..sandbox.outcomes import Fault, made_by, reworded
 from .runresult import ERROR_NAME, SandboxRun
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "SUBMISSION_SECONDS",
     "exercise_of",
     "run_in_sandbox",
+    "sandbox_text",
 ]
 
 #: Seconds any one cell of a submission may run (the reference solutions need well under 3 s).
@@ -50,8 +54,9 @@ CELL_TIMEOUT = 30.0
 #: The source that replaces a cell that timed out or killed the kernel.
 STOPPED_CELL = "raise RuntimeError({message!r})  # gamekit grade: this cell was replaced, see the feedback page"
 
-# otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings
-EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*Exercise\s+([0-9]+\.[0-9]+)", re.S)
+# otter puts `<!-- BEGIN QUESTION -->` comments before hand-graded exercises' headings; the German edition's
+# headings say `**Aufgabe N.M**`
+EXERCISE = re.compile(r"^\s*(?:<!--.*?-->\s*)*\*\*(?:Exercise|Aufgabe)\s+([0-9]+\.[0-9]+)", re.S)
 CHECK = re.compile(r"grader\.check\(\s*['\"]([^'\"]+)['\"]")
 #: Most bytes one line of the sandbox's reports may have (an answer is at most plain.MAX_BYTES),
 #: and all its reports together.
@@ -70,10 +75,71 @@ SUBMISSION_SECONDS = 300.0
 LIMITS = {"memory_mb": 4096, "file_mb": 64, "files": 256}
 
 
-def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]:
-    """How a student finds cell `index`: ("Exercise 4.3 (cell 54)", its question name), or ("cell 7", None)
-    for a cell before the first exercise. The exercise is the nearest "**Exercise N.M**" heading above;
-    its question is the name its `grader.check(...)` cell (below the heading) checks."""
+# How a student finds a cell (English data in a `SandboxRun`; `exercise_of` and `sandbox_text` show it).
+# TRANSLATORS: a cell of a student's notebook below the heading of Exercise {number}, {index} counted from 0
+CELL_IN_EXERCISE = N_("Exercise {number} (cell {index})")
+# TRANSLATORS: a cell of a student's notebook before its first exercise, {index} counted from 0
+CELL_ALONE = N_("cell {index}")
+
+# Why a cell was stopped: "{cell}: {why}" (English data in `SandboxRun.stopped`).
+STOPPED = "{cell}: {why}"
+CELL_LATE = N_("this cell ran longer than {seconds} s and was stopped")
+CELL_CAP = N_("the submission's {seconds} s for grading (all runs together) ran out while this cell ran")
+CELL_DIED = N_("Python died while this cell ran (it crashed, called os._exit or used all memory)")
+# TRANSLATORS: {what} says what the notebook did, e.g. "sent something that is not a report"
+CELL_OTHER = N_("while this cell ran the notebook {what}; it was stopped")
+# Why a probe (the grader calling the student's code) has no value.
+PROBE_LATE = N_("your code ran longer than {seconds} s on the grader's input")
+PROBE_CAP = N_("the submission's {seconds} s for grading ran out while the grader called your code")
+PROBE_DIED = N_("Python died while the grader called your code")
+# TRANSLATORS: {what} says what the notebook did, e.g. "sent something that is not a report"
+PROBE_OTHER = N_("while the grader called your code, the notebook {what}")
+PROBE_FAILED = N_("calling your code on the grader's input failed: {error}")
+# What the notebook did wrong on its channel (the {what} above).
+SENT_TOO_MUCH = N_("sent more than the grader reads ({bytes} bytes per answer)")
+SENT_NO_REPORT = N_("sent something that is not a report")
+# Why an answer has no value.
+NOT_DEFINED = N_("{name} is not defined in the notebook")
+NOT_GRADABLE = N_("{name} cannot be graded: {why}")
+NOT_READ = N_("the answers could not be read from the notebook")
+# The run's error.
+NOT_STARTED = N_("the sandbox did not start")
+NOT_STARTED_IN_TIME = N_("the sandbox did not start in time")
+# TRANSLATORS: {seconds} is the submission's time for grading, {rounds} how often its notebook was run
+USED_ITS_TIME = N_(
+    "grading stopped: this submission used its {seconds} s (all {rounds} run(s) of the notebook together); "
+    "what had not finished counts as wrong"
+)
+TOO_MANY_RUNS = N_("grading stopped after {rounds} runs of the notebook; what did not finish counts as wrong")
+# A cell that raised an error whose type the sandbox could not name (`SandboxRun.failed`).
+AN_EXCEPTION = N_("an exception")
+
+
+def sandbox_text(text: str) -> str:
+    """What a `SandboxRun` says, as a student reads it, in the language in force: a stopped cell's note
+    ("Exercise 4.3 (cell 54): this cell ran longer than 30 s and was stopped"), an answer's or a probe's
+    why, the run's error or a failed cell's error. Words the student's code or Python wrote (an error's
+    message) are shown as they are, and so is a text of another making."""
+
+    def what(did: str) -> str:
+        return reworded(did, (SENT_TOO_MUCH, SENT_NO_REPORT), bytes=thousands)
+
+    def thousands(number: str) -> str:  # "1,234" as stored; "1.234" in German
+        # TRANSLATORS: the character between thousands in a number (1,500): "." in German
+        return number.replace(",", pgettext("thousands separator", ","))
+
+    labels = (CELL_IN_EXERCISE, CELL_ALONE)
+    label, colon, why = text.partition(": ")
+    if colon and any(made_by(label, t) is not None for t in labels):  # a stopped cell's note
+        why = reworded(why, (CELL_LATE, CELL_CAP, CELL_DIED, CELL_OTHER), what=what)
+        return STOPPED.format(cell=reworded(label, labels), why=why)
+    probes = (PROBE_LATE, PROBE_CAP, PROBE_DIED, PROBE_OTHER, PROBE_FAILED)
+    others = (NOT_DEFINED, NOT_GRADABLE, NOT_READ, NOT_STARTED, NOT_STARTED_IN_TIME, USED_ITS_TIME, TOO_MANY_RUNS)
+    return reworded(text, (*probes, *others, AN_EXCEPTION), what=what)
+
+
+def _cell_label(nb: nbformat.NotebookNode, index: int) -> tuple[str, dict[str, Any], str | None]:
+    """(the English label's template, its values, the question) of cell `index` (see `exercise_of`)."""
     for j in range(index, -1, -1):
         cell = nb.cells[j]
         found = EXERCISE.match(cell.source) if cell.cell_type == "markdown" else None
@@ -87,8 +153,17 @@ def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]
                 if check:
                     question = check.group(1)
                     break
-            return f"Exercise {found.group(1)} (cell {index})", question
-    return f"cell {index}", None
+            return CELL_IN_EXERCISE, {"number": found.group(1), "index": index}, question
+    return CELL_ALONE, {"index": index}, None
+
+
+def exercise_of(nb: nbformat.NotebookNode, index: int) -> tuple[str, str | None]:
+    """How a student finds cell `index`: ("Exercise 4.3 (cell 54)", its question name), or ("cell 7", None)
+    for a cell before the first exercise, the label in the language in force ("Aufgabe 4.3 (Zelle 54)"). The
+    exercise is the nearest "**Exercise N.M**" (or "**Aufgabe N.M**") heading above; its question is the
+    name its `grader.check(...)` cell (below the heading) checks."""
+    template, values, question = _cell_label(nb, index)
+    return _(template).format(**values), question
 
 
 class _Stop(Exception):
@@ -111,9 +186,9 @@ def _report(channel: Channel, deadline: float, waiting_for: tuple[str, Any], lat
         elif exc.fault is Fault.CLOSED:
             why = "died"
         elif exc.limit is not None:
-            why = f"sent more than the grader reads ({LINE_BYTES:,} bytes per answer)"
+            why = SENT_TOO_MUCH.format(bytes=f"{LINE_BYTES:,}")
         else:
-            why = "sent something that is not a report"
+            why = SENT_NO_REPORT
         raise _Stop(waiting_for, why) from None
 
 
@@ -205,7 +280,7 @@ def _run_once(
                 elif type(msg.get("done")) is int and msg.get("ok") is False:  # a cell that raised: its error's type
                     kind = msg.get("error")
                     named = isinstance(kind, str) and ERROR_NAME.fullmatch(kind) is not None
-                    result.failed[msg["done"]] = str(kind) if named else "an exception"
+                    result.failed[msg["done"]] = str(kind) if named else AN_EXCEPTION
             current = ("job", None)
             deadline, late = until(cell_timeout)
             _tell(channel, job, deadline, current, late)
@@ -218,10 +293,10 @@ def _run_once(
                     if "value" in msg:
                         result.names[name] = {"value": json.dumps(msg["value"])}
                     elif msg.get("missing") is True:
-                        result.names[name] = {"why": f"{name} is not defined in the notebook"}
+                        result.names[name] = {"why": NOT_DEFINED.format(name=name)}
                     else:
                         why = clean_text(msg.get("refused"), 300, one_line=True)
-                        result.names[name] = {"why": f"{name} cannot be graded: {why}"}
+                        result.names[name] = {"why": NOT_GRADABLE.format(name=name, why=why)}
                 elif type(msg.get("probe")) is str and msg["probe"] in probe_ids:
                     current = ("probe", msg["probe"])
                     deadline, late = until(cell_timeout)
@@ -229,10 +304,8 @@ def _run_once(
                     if "value" in msg:
                         result.probes[msg["probe_done"]] = {"value": json.dumps(msg["value"])}
                     else:
-                        result.probes[msg["probe_done"]] = {
-                            "why": "calling your code on the grader's input failed: "
-                            + clean_text(msg.get("error"), 300, one_line=True)
-                        }
+                        error = clean_text(msg.get("error"), 300, one_line=True)
+                        result.probes[msg["probe_done"]] = {"why": PROBE_FAILED.format(error=error)}
                 elif type(msg.get("check")) is str and msg["check"] in check_ids:
                     current = ("check", msg["check"])
                     deadline, late = until(cell_timeout)
@@ -304,37 +377,35 @@ def run_in_sandbox(
             return result
         kind, item, reason = stuck
         late = reason == "late"
+        # what is stored is English data, whatever the language in force (`sandbox_text` shows it)
         why = {
-            "late": f"this cell ran longer than {cell_timeout:g} s and was stopped",
-            "cap": f"the submission's {cap:g} s for grading (all runs together) ran out while this cell ran",
-            "died": "Python died while this cell ran (it crashed, called os._exit or used all memory)",
-        }.get(reason, f"while this cell ran the notebook {reason}; it was stopped")
+            "late": CELL_LATE.format(seconds=f"{cell_timeout:g}"),
+            "cap": CELL_CAP.format(seconds=f"{cap:g}"),
+            "died": CELL_DIED,
+        }.get(reason, CELL_OTHER.format(what=reason))
         if kind == "cell" and type(item) is int and 0 <= item < len(cells) and item not in result.stopped:
-            label, _ = exercise_of(nb, item)
-            result.stopped[item] = f"{label}: {why}"
+            template, values, _question = _cell_label(nb, item)
+            result.stopped[item] = STOPPED.format(cell=template.format(**values), why=why)
         elif kind == "probe":
             result.probes[item] = {
-                "why": f"your code ran longer than {cell_timeout:g} s on the grader's input"
+                "why": PROBE_LATE.format(seconds=f"{cell_timeout:g}")
                 if late
-                else f"the submission's {cap:g} s for grading ran out while the grader called your code"
+                else PROBE_CAP.format(seconds=f"{cap:g}")
                 if reason == "cap"
-                else "Python died while the grader called your code"
+                else PROBE_DIED
                 if reason == "died"
-                else f"while the grader called your code, the notebook {reason}"
+                else PROBE_OTHER.format(what=reason)
             }
         elif kind == "check":
             result.checks[item] = False
         elif kind == "job":
             for n in job["names"]:
-                result.names.setdefault(n, {"why": "the answers could not be read from the notebook"})
+                result.names.setdefault(n, {"why": NOT_READ})
         else:
-            result.error = "the sandbox did not start" + (" in time" if late or reason == "cap" else "")
+            result.error = NOT_STARTED_IN_TIME if late or reason == "cap" else NOT_STARTED
             return result
         if reason == "cap":
-            result.error = (
-                f"grading stopped: this submission used its {cap:g} s (all {result.rounds} run(s) of the notebook "
-                "together); what had not finished counts as wrong"
-            )
+            result.error = USED_ITS_TIME.format(seconds=f"{cap:g}", rounds=result.rounds)
             return result
-    result.error = f"grading stopped after {ROUNDS} runs of the notebook; what did not finish counts as wrong"
+    result.error = TOO_MANY_RUNS.format(rounds=ROUNDS)
     return result

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..i18n import _, pgettext
 from ..protocol import GameBase, WireError, check_int, check_player, is_int, kind_name
 from ..wire import json_int, json_list, json_player
 
@@ -246,7 +247,7 @@ class Periodicity:
         """Re-check the certificate: run the rule from `window` and see it come back."""
         k = self.moves[-1]
         colours = list(self.window)
-        for _ in range(self.period):
+        for _step in range(self.period):
             i = len(colours)
             colours.append(int(not any(colours[i - d] for d in self.moves)))
         return tuple(colours[-k:]) == self.window
@@ -382,28 +383,42 @@ class StrategyTable:
         found = winning_moves(n, self.moves)
         return found[0] if found else None
 
+    def _heads(self) -> tuple[str, str, str, str]:
+        """The table's column heads, in the language in force."""
+        return (
+            f"n mod {self.period}",
+            pgettext("strategy table head", "colour"),
+            # TRANSLATORS: the head of the column that says which number to subtract (3 or 11)
+            pgettext("strategy table head", "subtract"),
+            # TRANSLATORS: the head of the column that lists the small numbers n whose best moves differ from the rule
+            pgettext("strategy table head", "small n that differ"),
+        )
+
     def _lines(self) -> list[tuple[str, str, str, str]]:
+        """The table's rows as text, in the language in force."""
+        # TRANSLATORS: between two moves a player may choose: "3 or 11"
+        either = " " + pgettext("between moves", "or") + " "
+        red, blue = pgettext("colour of a number", "red"), pgettext("colour of a number", "blue")
         lines = []
         for row in self.rows:
             if row.red:
-                win = "–  (red: no win can be forced)"
+                # TRANSLATORS: the strategy table's cell for a red number: no move wins
+                win = _("–  (red: no win can be forced)")
             else:
-                win = " or ".join(str(d) for d in row.moves)
-            exc = "; ".join(f"n={n}: {' or '.join(map(str, ms)) if ms else '–'}" for n, ms in row.exceptions)
-            lines.append((str(row.residue), "red" if row.red else "blue", win, exc))
+                win = either.join(str(d) for d in row.moves)
+            exc = "; ".join(f"n={n}: {either.join(map(str, ms)) if ms else '–'}" for n, ms in row.exceptions)
+            lines.append((str(row.residue), red if row.red else blue, win, exc))
         return lines
 
     def __str__(self) -> str:
-        head = f"n mod {self.period} | colour | subtract | small n that differ"
+        head = " | ".join(self._heads())
         body = [" | ".join(line) for line in self._lines()]
         return "\n".join([head, "-" * len(head), *body])
 
     def _repr_html_(self) -> str:
+        heads = "".join(f"<th>{h}</th>" for h in self._heads())
         cells = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in line) + "</tr>" for line in self._lines())
-        return (
-            f"<table><thead><tr><th>n mod {self.period}</th><th>colour</th>"
-            f"<th>subtract</th><th>small n that differ</th></tr></thead><tbody>{cells}</tbody></table>"
-        )
+        return f"<table><thead><tr>{heads}</tr></thead><tbody>{cells}</tbody></table>"
 
 
 def strategy_table(moves: Iterable[int] = SOURCE_MOVES) -> StrategyTable:

@@ -12,7 +12,9 @@ sandbox violation) loses the game for the agent that failed; the record says
 why, and the tournament goes on.
 
 A game is described by a `GameSpec` (plain JSON data, so it can travel to a Dask worker) and
-produces a plain dict (the record), so local and cluster runs are the same code.
+produces a plain dict (the record), so local and cluster runs are the same code. The record's
+reason and detail are English data in any language; `detail_text` shows a detail the referee
+wrote in the language in force (`gamekit.sandbox.outcomes.reason_text` the reason).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import wire
-from ..sandbox.outcomes import Reason
+from ..i18n import N_
+from ..sandbox.outcomes import Reason, reworded
 from .games import BadMove, GameRef, open_rules, resolve_game
 from .sandbox import RELAY_FACTOR, AgentFailure, AgentProcess, Limits, spend, time_left
 
@@ -63,6 +66,21 @@ class GameSpec:
         if not self.target:
             return resolve_game(self.game, self.params)
         return GameRef(self.game, self.target, dict(self.params), self.game_source)
+
+
+#: The details the referee itself writes into a record (English data, shown through `detail_text`).
+ZYGOTE_KILLED = N_("it killed its own sandbox's process manager (the zygote)")
+MOVE_CAP_DRAW = N_("stopped as a draw after {moves} moves")
+NOT_JSON = N_("the reply is not JSON data: {kind}: {reply}")
+SYNTAX_ERROR = N_("syntax error in line {line}: {message}")
+NOT_PYTHON = N_("not a Python file: {error}")
+DETAILS = (ZYGOTE_KILLED, MOVE_CAP_DRAW, NOT_JSON, SYNTAX_ERROR, NOT_PYTHON)
+
+
+def detail_text(detail: str) -> str:
+    """A record's detail (or `check_source`'s problem) as a student reads it, in the language in force: the
+    referee's own sentences translated; what an agent's process reported (its error) is shown as it is."""
+    return reworded(detail, DETAILS)
 
 
 def _record(spec: GameSpec, view: dict[str, Any]) -> dict[str, Any]:
@@ -169,7 +187,7 @@ def _play_sandboxed(
                 _forfeit(
                     record,
                     seat,
-                    AgentFailure(Reason.SANDBOX, "it killed its own sandbox's process manager (the zygote)"),
+                    AgentFailure(Reason.SANDBOX, ZYGOTE_KILLED),
                 )
         record["output"] = [a.close() for a in agents]
 
@@ -219,7 +237,8 @@ def _to_json_in_process(move: Any) -> Any:
     try:
         return wire.to_json(move, "the reply")
     except (TypeError, ValueError):
-        raise AgentFailure(Reason.WRONG_TYPE, f"the reply is not JSON data: {type(move).__name__}: {move!r}") from None
+        detail = NOT_JSON.format(kind=type(move).__name__, reply=repr(move))
+        raise AgentFailure(Reason.WRONG_TYPE, detail) from None
 
 
 def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str, Any], ask: Any) -> None:
@@ -233,7 +252,7 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
     banks = [limits.bank_seconds, limits.bank_seconds]
     while not view["terminal"]:
         if len(record["moves"]) >= limits.max_moves:
-            record.update(reason=Reason.MOVE_CAP.value, detail=f"stopped as a draw after {limits.max_moves} moves")
+            record.update(reason=Reason.MOVE_CAP.value, detail=MOVE_CAP_DRAW.format(moves=limits.max_moves))
             return
         seat = view["to_move"]
         t0 = time.monotonic()
@@ -258,11 +277,12 @@ def _referee(rules: Any, view: dict[str, Any], limits: Limits, record: dict[str,
 
 
 def check_source(source: str, label: str) -> str | None:
-    """Why `source` cannot be a submission without running it (a syntax error), or None."""
+    """Why `source` cannot be a submission without running it (a syntax error), or None: English data
+    (stored as a rejection's reason), shown through `detail_text`."""
     try:
         compile(source, label, "exec")
     except SyntaxError as exc:
-        return f"syntax error in line {exc.lineno}: {exc.msg}"
+        return SYNTAX_ERROR.format(line=exc.lineno, message=exc.msg)
     except ValueError as exc:  # e.g. null bytes in the file
-        return f"not a Python file: {exc}"
+        return NOT_PYTHON.format(error=exc)
     return None

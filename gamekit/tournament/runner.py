@@ -8,6 +8,9 @@ a random player; a submission that fails is listed as rejected, with the reason,
 play. `run` plays every scheduled game that is not stored yet — on this machine's cores (a
 pool of threads, each refereeing one game; the agents are processes) or, with
 `scheduler="tcp://HOST:8786"`, on a Dask cluster — and stores each game as it finishes.
+
+An entrant's status and reason are English data in the database; a student reads them in the
+language in force through `Entrant.status_text` and `Entrant.reason_text` (`rejection_text`).
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..i18n import N_, _, pgettext
 from ..sandbox import clean_text, require_bwrap
+from ..sandbox.outcomes import reason_text, reworded
 from ..sandbox.zygote import close_jails
 from .games import GameRef, open_rules, resolve_game
 from .house import HOUSE_RANDOM
-from .referee import GameSpec, check_source, play_game_spec
+from .referee import DETAILS, GameSpec, check_source, detail_text, play_game_spec
 from .sandbox import Limits
 from .schedule import FORMATS, check_opening, derived_seed, schedule
 from .store import Store
@@ -47,6 +52,16 @@ class Entrant:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()
+
+    @property
+    def status_text(self) -> str:
+        """The status as a student reads it, in the language in force (`status` stays the English word)."""
+        return status_text(self.status)
+
+    @property
+    def reason_text(self) -> str:
+        """The reason (why rejected, or a warning) as a student reads it, in the language in force."""
+        return rejection_text(self.reason)
 
     def row(self) -> dict[str, Any]:
         return {
@@ -261,8 +276,8 @@ class Tournament:
                 seats = [s for s in (0, 1) if r["agents"][s] == agent_id]
                 name = name or next((r["names"][s] for s in seats if r["names"][s]), "")
                 if r["forfeit"] in seats and not reason:
-                    against = "itself" if "~self" in r["id"] else "random"
-                    reason = f"validation game against {against} (seat {r['forfeit']}): {r['reason']}: {r['detail']}"
+                    lost = AGAINST_ITSELF if "~self" in r["id"] else AGAINST_RANDOM
+                    reason = lost.format(seat=r["forfeit"], reason=r["reason"], detail=r["detail"])
             status = "rejected" if reason else "accepted"
             if not reason and unseeded(records):
                 reason = UNSEEDED_WARNING
@@ -334,11 +349,34 @@ class Tournament:
         self.store.close()
 
 
-UNSEEDED_WARNING = (
+UNSEEDED_WARNING = N_(
     "warning: the same game with the same seeds went differently twice, so its games will differ between runs: "
     "it uses randomness not seeded from the game (random.Random() or numpy.random.default_rng() without a seed, "
     "the clock, os.urandom); use the module `random` or `numpy.random` itself: both are seeded for every game"
 )
+#: Why a submission was rejected: the validation game it lost (English data, shown through `rejection_text`).
+# TRANSLATORS: {seat} is 0 (moves first) or 1; {reason} is the forfeit's reason and {detail} what happened
+AGAINST_ITSELF = N_("validation game against itself (seat {seat}): {reason}: {detail}")
+# TRANSLATORS: {seat} is 0 (moves first) or 1; {reason} is the forfeit's reason and {detail} what happened
+AGAINST_RANDOM = N_("validation game against random (seat {seat}): {reason}: {detail}")
+
+
+def status_text(status: str) -> str:
+    """An entrant's status (new, accepted, rejected) in the language in force; another word as it is."""
+    words = {
+        "new": pgettext("a submission's status", "new"),
+        "accepted": pgettext("a submission's status", "accepted"),
+        "rejected": pgettext("a submission's status", "rejected"),
+    }
+    return words.get(status, status)
+
+
+def rejection_text(reason: str) -> str:
+    """An entrant's stored reason (the validation game it lost, a syntax error, the warning about unseeded
+    randomness) as a student reads it, in the language in force; a reason of another making as it is."""
+    if reason == UNSEEDED_WARNING:
+        return _(UNSEEDED_WARNING)
+    return reworded(reason, (AGAINST_ITSELF, AGAINST_RANDOM, *DETAILS), reason=reason_text, detail=detail_text)
 
 
 def unseeded(records: list[dict[str, Any]]) -> bool:
