@@ -63,7 +63,15 @@ from . import gradecluster, handgrade, intake
 from .assign import quiet_output
 from .feedback import feedback_html
 from .gradedata import Autograder, SubmissionResult
-from .gradesandbox import CELL_TIMEOUT, CHECK, STOPPED_CELL, SUBMISSION_SECONDS, exercise_of, run_in_sandbox
+from .gradesandbox import (
+    CELL_TIMEOUT,
+    CHECK,
+    STOPPED_CELL,
+    SUBMISSION_SECONDS,
+    exercise_of,
+    run_in_sandbox,
+    sandbox_text,
+)
 from .runresult import SandboxRun
 from .spreadsheet import csv_line, feedback_page_names
 from .tidy import make_readable
@@ -193,13 +201,15 @@ def assemble(
     sub: Submission, grader: Autograder, nb: nbformat.NotebookNode | None, run: SandboxRun, verdicts: dict
 ) -> SubmissionResult:
     """Points, hints, notes and flags of one submission from its sandbox run and the judge's verdicts."""
-    res = SubmissionResult(sub.student, grader.name, sub.path, error=run.error)
+    error = sandbox_text(run.error) if run.error else run.error
+    res = SubmissionResult(sub.student, grader.name, sub.path, error=error)
     res.missing_checks = _missing_checks(nb, grader)
     # what the student reads (the notes, errors and reasons on the feedback page) is written in the language in force
     if "error" in verdicts:
         res.error = _("the judge failed; every exercise scores 0: {error}").format(error=str(verdicts["error"])[:300])
         verdicts = {}
-    for index, why in sorted(run.stopped.items()):
+    for index, said in sorted(run.stopped.items()):
+        why = sandbox_text(said)
         # TRANSLATORS: {why} says why grading stopped a cell (written by the grader's sandbox, in English)
         res.notes.append(_("{why}; it counts as an error").format(why=why))
         if nb is not None:

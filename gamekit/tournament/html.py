@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _, get_language, ngettext, pgettext
+from ..sandbox.outcomes import reason_text
+from ..stats import too_few_text
+from .referee import detail_text
 from .results import (
     INTERVAL_METHOD,
     Results,
@@ -253,10 +256,12 @@ def _result_text(r: dict[str, Any]) -> str:
     if r["forfeit"] is not None:
         loser = r["names"][r["forfeit"]] or r["agents"][r["forfeit"]]
         # TRANSLATORS: {reason} (time, memory, illegal move, ...) and {detail} are the referee's words, in English
-        return _("{loser} forfeits ({reason}: {detail})").format(loser=loser, reason=r["reason"], detail=r["detail"])
+        return _("{loser} forfeits ({reason}: {detail})").format(
+            loser=loser, reason=reason_text(r["reason"]), detail=detail_text(r["detail"])
+        )
     if r["winner"] is None:
         if r["reason"]:
-            return _("draw ({detail})").format(detail=r["detail"])
+            return _("draw ({detail})").format(detail=detail_text(r["detail"]))
         return pgettext("how a game ended", "draw")
     return _("{winner} wins").format(winner=r["names"][r["winner"]] or r["agents"][r["winner"]])
 
@@ -330,7 +335,7 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
     if ratings is not None and ratings.too_few:
         # TRANSLATORS: keep the HTML tags <b> and </b>; {reason} says why the games are too few (in English)
         how = _("<b>No intervals</b>: {reason}. The order of the board is not settled by these games.").format(
-            reason=_e(ratings.too_few)
+            reason=_e(too_few_text(ratings.too_few))
         )
     else:
         how = _e(_("The bar is the {method}.").format(method=interval_method()))
@@ -384,8 +389,8 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
                 f"<tr><td class='name'>{_e(game_label(f['game'], results.names, show_files))}</td>"
                 f"<td class='name'>{_e(who)}</td><td>{f['move']}</td>"
                 f"<td>{'' if f.get('seconds') is None else format(f['seconds'], '.2f') + ' s'}</td>"
-                f"<td class='name'>{_e(f['reason'])}</td>"
-                f"<td class='name'><pre class='small'>{_e(f['detail'][:1200])}</pre></td></tr>"
+                f"<td class='name'>{_e(reason_text(f['reason']))}</td>"
+                f"<td class='name'><pre class='small'>{_e(detail_text(f['detail'])[:1200])}</pre></td></tr>"
             )
         out.append("</table>")
     else:
@@ -395,7 +400,7 @@ def leaderboard_html(results: Results, reps: int = 2000, show_files: bool = Fals
         out.append(_h2(_("Rejected submissions")) + "<ul>")
         out.extend(
             f"<li><b>{_e(_entrant_label(e, k, show_files))}</b>: "
-            f"{_e(_without_file(e.reason, e.id, show_files)[:400])}</li>"
+            f"{_e(_without_file(e.reason_text, e.id, show_files)[:400])}</li>"
             for k, e in enumerate(rejected, 1)
         )
         out.append("</ul>")
@@ -411,7 +416,7 @@ def _neighbours_html(results: Results, rows: Sequence[Standing], ratings: Any = 
     order is settled once the number of comparisons is taken into account (Holm)."""
     head = _h2(_("Is the order settled?"))
     if ratings is None or ratings.cov is None:
-        why = ratings.too_few if ratings is not None else _("no ratings yet")
+        why = too_few_text(ratings.too_few) if ratings is not None else _("no ratings yet")
         return head + "<p>" + _e(_("Not from these games: {why}.").format(why=why)) + "</p>"
     nb = results.neighbours(ratings)
     # TRANSLATORS: English says "comparisons" for every count; {note} is the sentence on Holm's correction

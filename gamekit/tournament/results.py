@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _, ngettext, pgettext, use_language
-from ..stats import COVERAGE_CHECKED, SPRT, Ratings, bootstrap_ratings, robust_ratings, sprt, wilson
+from ..stats import COVERAGE_CHECKED, SPRT, Ratings, bootstrap_ratings, robust_ratings, sprt, too_few_text, wilson
 from .runner import Entrant, Tournament
 
 
@@ -410,7 +410,7 @@ class Results:
             lines.append(f"† {one_sided_note()}")
         if ratings is not None and ratings.too_few:
             # TRANSLATORS: {reason} says why the games are too few (in English)
-            lines.append(_("no intervals: {reason}").format(reason=ratings.too_few))
+            lines.append(_("no intervals: {reason}").format(reason=too_few_text(ratings.too_few)))
         elif ratings is not None and ratings.cov is not None:
             lines.append(_("intervals: {method}").format(method=interval_method()))
             nb = self.neighbours(ratings)
@@ -427,7 +427,7 @@ class Results:
                     f"  {_order_word(row['settled'])}"
                 )
         for e in self.rejected():
-            lines.append(_("rejected: {id}: {reason}").format(id=e.id, reason=e.reason))
+            lines.append(_("rejected: {id}: {reason}").format(id=e.id, reason=e.reason_text))
         return "\n".join(lines)
 
     def write_records(self, folder: str | Path) -> list[Path]:
