@@ -286,3 +286,30 @@ def test_links_in_text_are_underlined_on_pages_and_slides():
     for template in (build.HTML_TEMPLATE, build.SLIDES_TEMPLATE):
         assert rule.search(template)
     assert re.search(r"\.reveal \.slides a:not\(\.anchor-link\)\s*\{[^}]*underline", build.SLIDES_TEMPLATE)
+
+
+@pytest.mark.notebook
+def test_cli_builds_the_german_edition_into_its_own_folder(tmp_path):
+    """`solutions --lang de` and `html --lang de`: the German prose in place of the English, the page
+    declaring lang="de", below OUT/de/ (English untouched), a kernel that speaks German (a figure's
+    catalogue string in German), and the solutions' folder marked so that Lab's kernel there does too."""
+    from gamekit.course.bilingual import import_cells
+
+    source = write_sample(tmp_path / "nb")
+    nb = nbformat.read(source, as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "markdown")
+    german = "# Ein deutscher Titel" if first.source.lstrip().startswith("# ") else "Ein deutscher Absatz."
+    import_cells(nb, {first["id"]: german})
+    nbformat.write(nb, source)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "assets").symlink_to(SHARED_ASSETS, target_is_directory=True)
+    done = _cli("--out", out, "solutions", "--lang", "de", source)
+    assert done.returncode == 0, done.stderr
+    page = (out / "de" / "solutions" / "99-sample-solutions.html").read_text(encoding="utf-8")
+    assert '<html lang="de"' in page and german.lstrip("# ") in page and first.source[:30] not in page
+    assert (out / "de" / "solutions" / ".gamekit-language").read_text(encoding="utf-8").strip() == "de"
+    assert not (out / "solutions").exists(), "the English edition's folder is not touched"
+    done = _cli("--out", out, "html", "--lang", "de", source)
+    assert done.returncode == 0, done.stderr
+    assert '<html lang="de"' in (out / "de" / "html" / "99-sample.html").read_text(encoding="utf-8")

@@ -538,7 +538,8 @@ def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes], names: list[st
         row[2] = hand[row[0]]
     points_file.write_text("".join(";".join(r) + "\n" for r in table), encoding="utf-8")
     merged = subprocess.run(
-        [*course, "merge-points", str(points_file), "--grades", str(grades), "--moodle-worksheet", str(sheet)],
+        [*course, "merge-points", str(points_file), "--grades", str(grades), "--moodle-worksheet", str(sheet),
+         "--lang", lang],
         capture_output=True, text=True, timeout=600, cwd=ROOT,
     )  # fmt: skip
     assert merged.returncode == 0, merged.stderr[-3000:]

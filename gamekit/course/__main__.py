@@ -207,6 +207,7 @@ def _merge_parser(sub) -> None:
     cmd.add_argument("--feedback-column", default=None, help="the worksheet's feedback-comments header, if not known")
     cmd.add_argument("--canvas-gradebook", type=Path, default=None, help="a Canvas gradebook export: scores")
     cmd.add_argument("--canvas-column", default=None, help="the gradebook's column (default: the assignment's name)")
+    _language_option(cmd)
 
 
 def _lessons(names: list[str]) -> tuple[list[Path], Path | None]:
