@@ -151,6 +151,23 @@ def mathjax_done(page, timeout_s: float = 60.0) -> None:
             timeout=timeout_s * 1000, polling=200)  # fmt: skip
 
 
+#: How many elements the embedded widgets have drawn so far (their manager renders after the page has loaded).
+WIDGET_ELEMENTS = "() => document.querySelectorAll('.jupyter-widgets, .widget-area *, .jp-OutputArea-output *').length"
+
+
+def widgets_settled(page, quiet_ms: int = 450, limit_ms: int = 4000) -> None:
+    """Wait until the widgets have drawn: the page's count of widget elements unchanged for `quiet_ms`
+    (a page without widgets waits that long once), at most `limit_ms`; a fixed pause of 1.5 s per page was
+    slower on most pages and, on a loaded machine, not always long enough."""
+    last, steady, waited = -1, 0, 0
+    while waited < limit_ms and steady < quiet_ms:
+        count = page.evaluate(WIDGET_ELEMENTS)
+        steady = steady + 150 if count == last else 0
+        last = count
+        page.wait_for_timeout(150)
+        waited += 150
+
+
 def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | None = None) -> tuple[str, list[str]]:
     """Run axe-core on each page (decks with every slide shown); return the table (violations by
     impact, one row per page) and the serious or critical findings. Pages that typeset formulas
@@ -167,7 +184,7 @@ def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | Non
             page.evaluate(SLIDES_NOT_HIDDEN)
         else:
             page.wait_for_load_state("load")
-        page.wait_for_timeout(1500)  # widgets settle
+        widgets_settled(page)
         mathjax_done(page)
         found = bs.run_axe(page, axe)
         name = (names or {}).get(path, path.name)
