@@ -12,9 +12,10 @@ for 1,000 tournaments at once.
 The fields: four agents at 0, 100, 200 and 300 Elo with 1–20 starts per pairing, paired and
 unpaired, with and without 200 Elo for the first mover; the wide fields a class produces (a solver,
 beginners, a random agent): 4, 5 or 10 agents spread evenly over 0, 600, 1,200 or 1,500 Elo (the
-benchmark adds 300 and 900), 5 or 10 pairs per pairing; and two class-sized fields over 1,500 Elo: 30 agents with 5 pairs (no draws), 20 agents
-with 20 pairs (draws). `benchmarks/coverage.py` runs the whole grid (4–30 agents, 0–1,500 Elo, 5, 10
-and 20 pairs; its table is in benchmarks/README.md); these cells are the part of it CI can afford.
+benchmark adds 300 and 900), 5 or 10 pairs per pairing; and two class-sized fields over 1,500 Elo:
+30 agents with 5 pairs (no draws), 20 agents with 20 pairs (draws). `benchmarks/coverage.py` runs the
+whole grid (4–30 agents, 0–1,500 Elo, 5, 10 and 20 pairs; its table is in benchmarks/README.md); these
+cells are the part of it CI can afford.
 In every cell the intervals of the ratings, and those of the neighbour differences, must hold the
 truth on average and each single one in the ranges `COVERAGE_CHECKED` states (94–98 % and 92–99 %,
 to whole percents; with 1,000 tournaments a share has a standard error of 0.7 points, and among
