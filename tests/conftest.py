@@ -153,3 +153,17 @@ def _guard_fast_tier() -> None:
 
 
 _guard_fast_tier()
+
+
+# --- the language a test found -------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _language_afterwards():
+    """Every test leaves the process in the language it found (English in the suite): a test that sets
+    German (gamekit.i18n.set_language) cannot make a later one on the same worker German."""
+    from gamekit.i18n import get_language, set_language
+
+    before = get_language()
+    yield
+    set_language(before)

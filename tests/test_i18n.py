@@ -16,14 +16,6 @@ from gamekit.course import checks, selfstudy
 from gamekit.i18n import _, get_language, ngettext, pgettext, set_language, use_language
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    """Every test leaves the process in the language it found (English in the suite)."""
-    before = get_language()
-    yield
-    set_language(before)
-
-
 def _checker(**question) -> selfstudy.SelfStudy:
     salt = "s"
     answers = {"answer_1_1": selfstudy.answer_digest(salt, (3, 5, 11))}

@@ -22,7 +22,7 @@ from conftest import ROOT
 from gamekit import i18n
 from gamekit.course import build, links, publish, titles
 from gamekit.course.assign import Assigned
-from gamekit.i18n import get_language, set_language, use_language
+from gamekit.i18n import use_language
 
 LESSONS = [
     ("01-subtraction-game-student.ipynb", "Lesson 1 · The subtraction game"),
@@ -30,14 +30,6 @@ LESSONS = [
 ]
 LANGUAGE_CELL = "start-here-lab-language"
 PACK = "jupyterlab-language-pack-de-DE"
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    """Every test leaves the process in the language it found (English in the suite)."""
-    before = get_language()
-    yield
-    set_language(before)
 
 
 def translated(msgid: str, context: str | None = None) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from german import de, translated
 
 from gamekit import SubtractionGame, TicTacToe, i18n
 from gamekit.counting import ExhaustiveCheck, against_every_opponent
@@ -44,7 +45,7 @@ from gamekit.course.gradesandbox import (
     sandbox_text,
 )
 from gamekit.games.subtraction import strategy_table
-from gamekit.i18n import get_language, set_language, use_language
+from gamekit.i18n import use_language
 from gamekit.match import GameRecord, TournamentResult, play_game, playout, random_start, tournament
 from gamekit.players import PerfectPlayer, SmartRandomPlayer
 from gamekit.sandbox.outcomes import REASONS, Reason, made_by, reason_text
@@ -76,32 +77,7 @@ FILES = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    """Every test leaves the process in the language it found (English in the suite)."""
-    before = get_language()
-    yield
-    set_language(before)
-
-
 # --- the catalogue's German, read at run time ----------------------------------------------------
-
-
-def _held(msgid: str, context: str | None, plural: str | None) -> bool:
-    german = i18n._translations("de")
-    if plural is not None:
-        return german.ngettext(msgid, plural, 1) != msgid or german.ngettext(msgid, plural, 2) != plural
-    if context is not None:
-        return german.pgettext(context, msgid) != msgid
-    return german.gettext(msgid) != msgid
-
-
-def de(msgid: str, context: str | None = None, plural: str | None = None, n: int = 1) -> str:
-    """The catalogue's German of `msgid` (its form for `n` when `plural` is given)."""
-    german = i18n._translations("de")
-    if plural is not None:
-        return german.ngettext(msgid, plural, n)
-    return german.pgettext(context, msgid) if context is not None else german.gettext(msgid)
 
 
 def needs_german(*msgids: str | tuple[str | None, str] | tuple[str | None, str, str]):
@@ -112,7 +88,7 @@ def needs_german(*msgids: str | tuple[str | None, str] | tuple[str | None, str, 
         if isinstance(m, str):
             m = (None, m)
         context, msgid, plural = (m[0], m[1], m[2] if len(m) > 2 else None)
-        if not _held(msgid, context, plural):
+        if not translated(msgid, context, plural):
             missing.append(msgid)
     return pytest.mark.skipif(bool(missing), reason=f"the German catalogue does not translate {missing!r} yet")
 

@@ -25,7 +25,7 @@ from test_results_stats import round_robin
 from gamekit import i18n
 from gamekit.course import feedback, grade
 from gamekit.games.nim import Nim
-from gamekit.i18n import get_language, set_language, use_language
+from gamekit.i18n import use_language
 from gamekit.stats import COVERAGE_CHECKED
 from gamekit.testing import GameCheckError, check_game
 from gamekit.tournament import results as board
@@ -34,14 +34,6 @@ from gamekit.tournament.results import Results
 from gamekit.tournament.runner import Tournament
 
 AGENTS = Path(__file__).parent / "tournament_agents"
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():
-    """Every test leaves the process in the language it found (English in the suite)."""
-    before = get_language()
-    yield
-    set_language(before)
 
 
 def translated(msgid: str, context: str | None = None) -> str:

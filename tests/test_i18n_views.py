@@ -19,11 +19,12 @@ import string
 
 import matplotlib.pyplot as plt
 import pytest
+from german import de, translated
 from matplotlib.text import Text
 
 from gamekit import TicTacToe, TreeGame, i18n
 from gamekit.games.generalized_nim import GeneralizedNim
-from gamekit.i18n import get_language, set_language, use_language
+from gamekit.i18n import use_language
 from gamekit.search import trace_alphabeta
 from gamekit.views.alt import alt_text, describe_axes
 from gamekit.views.nim import GNimMatch, NimMatch, NimPlay, draw_nim
@@ -35,34 +36,13 @@ FIG5 = [[3, 12, 8], [2, 4, 6], [14, 2, 5]]
 
 
 @pytest.fixture(autouse=True)
-def _english_afterwards():
-    """Every test leaves the process in the language it found (English in the suite), figures closed."""
-    before = get_language()
+def _figures_closed():
+    """Every test closes its figures (conftest restores the language it found)."""
     yield
-    set_language(before)
     plt.close("all")
 
 
 # --- the catalogue's German, read at run time ----------------------------------------------------
-
-
-def translated(msgid: str, context: str | None = None, plural: str | None = None) -> bool:
-    """Whether the German catalogue translates `msgid` (in `context`; a plural by its singular) into
-    something other than the English (fuzzy entries do not count: they are never shown)."""
-    german = i18n._translations("de")
-    if plural is not None:
-        return german.ngettext(msgid, plural, 1) != msgid
-    if context is not None:
-        return german.pgettext(context, msgid) != msgid
-    return german.gettext(msgid) != msgid
-
-
-def de(msgid: str, context: str | None = None, plural: str | None = None, n: int = 1) -> str:
-    """The catalogue's German of `msgid` (its form for `n` when `plural` is given)."""
-    german = i18n._translations("de")
-    if plural is not None:
-        return german.ngettext(msgid, plural, n)
-    return german.pgettext(context, msgid) if context is not None else german.gettext(msgid)
 
 
 def needs_german(*msgids: str | tuple[str, str]):

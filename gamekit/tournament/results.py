@@ -41,23 +41,7 @@ def _thousands(n: int) -> str:
 def coverage_text() -> str:
     """`COVERAGE_CHECKED.text()` in the language in force: the fields on which simulations checked the
     intervals, as a sentence fragment."""
-    c = COVERAGE_CHECKED
-    return _(
-        "{low}–{high} % coverage, {mean_low}–{mean_high} % on average (more for neighbours under {near} Elo "
-        "apart), in simulated round robins of {fewest}–{most} agents spread over up to {spread} Elo, "
-        "{pairs_low}–{pairs_high} game pairs per pairing, with and without draws"
-    ).format(
-        low=f"{100 * c.coverage[0]:.0f}",
-        high=f"{100 * c.coverage[1]:.0f}",
-        mean_low=f"{100 * c.mean[0]:.0f}",
-        mean_high=f"{100 * c.mean[1]:.0f}",
-        near=c.near,
-        fewest=c.agents[0],
-        most=c.agents[1],
-        spread=_thousands(c.spread),
-        pairs_low=c.pairs[0],
-        pairs_high=c.pairs[1],
-    )
+    return COVERAGE_CHECKED.text()
 
 
 def interval_method() -> str:
