@@ -32,12 +32,6 @@ from ..stats import COVERAGE_CHECKED, SPRT, Ratings, bootstrap_ratings, robust_r
 from .runner import Entrant, Tournament
 
 
-def _thousands(n: int) -> str:
-    """A whole number with the thousands separator of the language in force (1,500 in English, 1.500 in German)."""
-    # TRANSLATORS: the character between thousands in a number (1,500): "." in German
-    return f"{n:,}".replace(",", pgettext("thousands separator", ","))
-
-
 def coverage_text() -> str:
     """`COVERAGE_CHECKED.text()` in the language in force: the fields on which simulations checked the
     intervals, as a sentence fragment."""
