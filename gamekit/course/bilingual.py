@@ -184,7 +184,6 @@ def pairing_problems(nb: nbformat.NotebookNode, name: str = "master") -> list[st
             problems.append(f"{where}: German translation is stale (the English cell changed): {cell.source[:50]!r}")
             continue
         en, de = structure(cell.source), structure(after.source)
-        de["source boxes"] = after.source.count(SOURCE_SAYS[TRANSLATION]) + after.source.count(SOURCE_SAYS[SOURCE])
         for key in en:
             if en[key] != de[key]:
                 problems.append(f"{where}: the German differs in its {key}: English {en[key]!r}, German {de[key]!r}")
