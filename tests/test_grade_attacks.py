@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -28,7 +29,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 
-from gamekit.course import grade
+from gamekit.course import grade, gradesandbox
 from gamekit.sandbox import bwrap_path
 
 pytestmark = [
@@ -42,9 +43,11 @@ MARKER = "gamekit-linger-7b2f"
 #: and each submission in all (honest ones need 15-30 s at a load of 10-12).
 CELL_SECONDS = 30
 CAP_SECONDS = 120.0
-#: The notebook of slow and endless cells, graded alone: six runs of it would take 6 x (12 + 10) s.
-ENDLESS_CELL_SECONDS = 10
-ENDLESS_CAP_SECONDS = 40.0
+#: The notebook of slow and endless cells, graded alone: six runs of it would take 6 x (4 + 3) s and more
+#: (the lesson's own cells besides); its cap stops it in its second or third run. The cap is the claim, not
+#: its size: a shorter one keeps the zoo (run twice, as root and as the unprivileged teacher) from waiting.
+ENDLESS_CELL_SECONDS = 3
+ENDLESS_CAP_SECONDS = 15.0
 
 
 def _attacks(
@@ -302,7 +305,7 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     endless_folder = tmp_path / "endless"
     endless_folder.mkdir()
     nb = make_submission(student_nb, "all-correct")
-    nb.cells += [nbformat.v4.new_code_cell("import time\ntime.sleep(3)") for _ in range(4)]
+    nb.cells += [nbformat.v4.new_code_cell("import time\ntime.sleep(1)") for _ in range(4)]
     nb.cells += [nbformat.v4.new_code_cell("while True:\n    pass") for _ in range(6)]
     nbformat.write(nb, endless_folder / "endless-slow.ipynb")
     [endless], _ = grade.grade(
@@ -338,6 +341,8 @@ def test_cheating_submissions_cost_only_the_cheater(tmp_path, artifacts, monkeyp
     assert any("share one hash value" in m for m in messages), messages
     # the endless notebook is stopped by its cap, before its sixth run, and keeps nothing it did not finish
     assert f"used its {ENDLESS_CAP_SECONDS:g} s" in (endless.error or ""), endless.error
+    runs = re.search(r"all (\d+) run", endless.error)
+    assert runs and int(runs.group(1)) < gradesandbox.ROUNDS, endless.error
     assert endless.seconds < ENDLESS_CAP_SECONDS + 30 and endless.total == 0
     # the right answers of an attacker still count; the attack costs its own exercise only
     assert scores["kill-grader"]["q99_1"] == 1 and scores["kill-grader"]["q99_2"] == 2, by["kill-grader"].notes
