@@ -645,8 +645,9 @@ def bootstrap_ratings(
         for at in range(0, len(rows), chunk):
             part = rows[at : at + chunk]
             X, _ = _maximise_batch(V, C[at : at + chunk], n, float(prior), np.tile(x0, (len(part), 1)))
-            for r, x in zip(part, X):
-                samples[r], _ = _to_ratings(names_t, x, 0.0, davidson, draws, anchor)
+            part_elo = ELO_PER_NAT * X[:, :n]  # `_to_ratings`, every replicate at once
+            ref = part_elo[:, names_t.index(anchor)] if anchor is not None else part_elo.mean(axis=1)
+            samples[part] = part_elo - ref[:, None]
     tail = expanded_tail(level, min(sizes, default=0)) if expand else (1 - level) / 2
     q = np.quantile(samples, [tail, 1 - tail], axis=0)
     low, high = q[0].copy(), q[1].copy()
@@ -1210,23 +1211,31 @@ def _tilt(p: np.ndarray, a: np.ndarray, s: float) -> np.ndarray:
     terms, or the bracket has shrunk to a few units in the last place) and raises otherwise.
     """
     d = a - s
-    lo = np.full(p.shape[:-1], -1 / d.max())
-    hi = np.full(p.shape[:-1], -1 / d.min())
-    lam = np.zeros(p.shape[:-1])
-    last = np.full(p.shape[:-1], np.inf)  # |residual| at the previous step
+    shape = p.shape[:-1]
+    q = p.reshape(-1, p.shape[-1])
+    found = np.zeros(q.shape[0])
+    where = np.arange(q.shape[0])  # the elements still being solved (a solved one stays solved)
+    lo = np.full(q.shape[0], -1 / d.max())
+    hi = np.full(q.shape[0], -1 / d.min())
+    lam = np.zeros(q.shape[0])
+    last = np.full(q.shape[0], np.inf)  # |residual| at the previous step
     for _round in range(400):
-        den = 1 + lam[..., None] * d
-        terms = p * d / den
+        den = 1 + lam[:, None] * d
+        terms = q * d / den
         f = terms.sum(-1)
         solved = (np.abs(f) <= 1e-13 * np.abs(terms).sum(-1)) | (hi - lo <= 8e-16 * np.maximum(1.0, np.abs(lam)))
-        if solved.all():
-            return lam
+        if solved.any():
+            found[where[solved]] = lam[solved]
+            more = ~solved
+            if not more.any():
+                return found.reshape(shape)
+            where, q, lam, lo, hi, last, f, den, terms = (x[more] for x in (where, q, lam, lo, hi, last, f, den, terms))
         slope = -(terms * d / den).sum(-1)
         lo, hi = np.where(f > 0, lam, lo), np.where(f <= 0, lam, hi)
         newton = lam - f / slope
         good = (newton > lo) & (newton < hi) & (np.abs(f) <= 0.5 * last)
         last = np.abs(f)
-        lam = np.where(solved, lam, np.where(good, newton, (lo + hi) / 2))
+        lam = np.where(good, newton, (lo + hi) / 2)
     raise ArithmeticError("the constrained maximum likelihood was not found (please report the counts)")
 
 
