@@ -9,7 +9,11 @@ The edition is served over http from 127.0.0.1 (a hub cannot clone a file:// pat
 The hub is JupyterHub itself (its DummyAuthenticator and SimpleLocalProcessSpawner), with
 configurable-http-proxy from npm (this test installs it into `_build/hub/` on first use) and nbgitpuller from
 PyPI; everything listens on 127.0.0.1 only. Skipped, with the reason, where one of them is missing.
-The test prints "k/10 students, median time to the first cell".
+The test prints "k/n students, median time to the first cell".
+
+The German edition's class is four students, not ten: it repeats the round trip for what its language
+changes (German checks in the students' kernels, Lab's German menus, German feedback and the Moodle
+comment); the hub's load of a whole class is the English run's.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))  # moodle, chapter04
-STUDENTS = 10
+#: Students per edition's class (see the module's docstring).
+STUDENTS = {"en": 10, "de": 4}
 #: Seconds for one step of a student on a busy machine (a server's start, a pull, a cell).
 STEP = 300
 UPDATE = "**Update from your teacher:** a hint was added to this lesson."
@@ -136,7 +141,7 @@ c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = {STEP}
 c.Spawner.http_timeout = {STEP}
 c.Spawner.environment = {{"GAMEKIT_HUB_TEST": {marker!r}, "MPLBACKEND": "Agg", "NBGITPULLER_DEPTH": "0"}}
-c.JupyterHub.concurrent_spawn_limit = {STUDENTS}
+c.JupyterHub.concurrent_spawn_limit = {max(STUDENTS.values())}
 c.JupyterHub.db_url = "sqlite:///" + {str(folder / "hub.sqlite")!r}
 c.JupyterHub.cookie_secret_file = {str(folder / "cookie_secret")!r}
 c.JupyterHub.pid_file = {str(folder / "hub.pid")!r}
@@ -389,7 +394,7 @@ def _republish_with_a_change(master: Path, edition: Path, lang: str = "en") -> s
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ten_students_pull_lesson_01_run_its_checks_keep_their_edits_and_get_the_update(hub, tmp_path, lang):
+def test_a_class_pulls_lesson_01_runs_its_checks_keeps_its_edits_and_gets_the_update(hub, tmp_path, lang):
     """In each edition: the German one's checks speak German in the students' kernels (no cell edited:
     the edition's package says its language), its Lab serves German menus, its feedback is German."""
     master, edition, lesson = _lesson_01_edition(tmp_path, lang)
@@ -416,7 +421,8 @@ def _a_class_on_the_hub(
     teacher = requests.Session()
     teacher.headers["Authorization"] = f"token {admin}"
     students = []
-    for k in range(STUDENTS):
+    class_size = STUDENTS[lang]
+    for k in range(class_size):
         name = f"student{k:02d}" if lang == "en" else f"{lang}student{k:02d}"
         assert teacher.post(f"{base}/hub/api/users/{name}", timeout=STEP).status_code in (201, 409)
         token = teacher.post(f"{base}/hub/api/users/{name}/tokens", json={"note": "test"}, timeout=STEP).json()["token"]
@@ -448,7 +454,7 @@ def _a_class_on_the_hub(
         student.save(path, nb)
         return before_first + first, target
 
-    with ThreadPoolExecutor(max_workers=STUDENTS) as pool:
+    with ThreadPoolExecutor(max_workers=class_size) as pool:
         visits = list(pool.map(_attempt(first_visit), students))
     _republish_with_a_change(master, edition, lang)
     server.push()
@@ -462,15 +468,15 @@ def _a_class_on_the_hub(
         assert (homes / student.name / path).is_file()
 
     ok = []
-    with ThreadPoolExecutor(max_workers=STUDENTS) as pool:
+    with ThreadPoolExecutor(max_workers=class_size) as pool:
         futures = [pool.submit(_attempt(second_visit), s, v[1]) for s, v in zip(students, visits) if v is not None]
         ok = [f.result() is not None for f in futures]
     firsts = [v[0] for v in visits if v is not None]
     k = sum(ok)
     median = statistics.median(firsts) if firsts else float("nan")
-    print(f"\nhub round trip: {k}/{STUDENTS} students, median time to the first cell {median:.1f} s")
+    print(f"\nhub round trip: {k}/{class_size} students, median time to the first cell {median:.1f} s")
     failures = [e for e in _FAILURES]
-    assert k == STUDENTS, failures[:3]
+    assert k == class_size, failures[:3]
     handed_in = {}
     for number, student in enumerate(students):
         handed_in[4700 + number] = _hand_in(student, folder, master, even=number % 2 == 0, lang=lang)
@@ -527,7 +533,7 @@ def _grade_the_class(tmp_path: Path, handed_in: dict[int, bytes], names: list[st
         capture_output=True, text=True, timeout=1800, cwd=ROOT,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
-    assert f"{STUDENTS} row(s) filled" in run.stdout and "merge-points" in run.stdout
+    assert f"{len(handed_in)} row(s) filled" in run.stdout and "merge-points" in run.stdout
     name = zip_path.name.removesuffix("-autograder.zip")
     page = (grades / "hand" / name / "exercise-1.6.html").read_text(encoding="utf-8")
     assert all(f"{name}: {SAYS[lang][3][:20]}" in page for name in names)
