@@ -227,25 +227,28 @@ def test_a_test_line_that_shows_a_value_is_flagged():
 
 @pytest.mark.notebook
 def test_assign_all_reuses_what_did_not_change_and_reports_progress(tmp_path, capsys):
+    """Without running the solutions' tests (otter's own run of the notebook): reuse is the same with them,
+    and `test_assign_refuses_a_master_whose_solution_fails_its_tests` runs them."""
     master = tmp_path / FIXTURE.name
     master.write_bytes(FIXTURE.read_bytes())
     out = tmp_path / "out"
-    first = assign.assign_all([master], out, jobs=2)
+    first = assign.assign_all([master], out, run_tests=False, jobs=2)
     err = capsys.readouterr().err
     assert "[1/1] 99-fixture: done" in err and "reused" not in err
     stamp = first[0].student.stat().st_mtime_ns
-    again = assign.assign_all([master], out, jobs=2)
+    again = assign.assign_all([master], out, run_tests=False, jobs=2)
     assert "reused 1 of 1" in capsys.readouterr().err
     assert again == first and again[0].student.stat().st_mtime_ns == stamp
     # a change of the master, or a student copy edited by hand, makes the lesson again
     nb = nbformat.read(master, as_version=4)
     nb.cells[0].source += " (changed)"
     nbformat.write(nb, master)
-    assert assign.assign_key(master, True, False) != assign.assign_key(FIXTURE, True, False)
-    assign.assign_all([master], out)
+    assert assign.assign_key(master, False, False) != assign.assign_key(FIXTURE, False, False)
+    assert assign.assign_key(master, True, False) != assign.assign_key(master, False, False)  # the options count
+    assign.assign_all([master], out, run_tests=False)
     assert "[1/1] 99-fixture: done" in capsys.readouterr().err
     first[0].student.write_text("{}", encoding="utf-8")
-    assign.assign_all([master], out)
+    assign.assign_all([master], out, run_tests=False)
     assert "reused" not in capsys.readouterr().err
 
 

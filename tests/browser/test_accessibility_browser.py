@@ -151,21 +151,31 @@ def mathjax_done(page, timeout_s: float = 60.0) -> None:
             timeout=timeout_s * 1000, polling=200)  # fmt: skip
 
 
-#: How many elements the embedded widgets have drawn so far (their manager renders after the page has loaded).
-WIDGET_ELEMENTS = "() => document.querySelectorAll('.jupyter-widgets, .widget-area *, .jp-OutputArea-output *').length"
+#: The embedded widgets' state, read once the page has loaded: (views to draw, views drawn, elements they hold).
+#: nbconvert writes one `widget-view+json` script per widget output; the widget manager draws each view
+#: into a `widget-subarea` just before its script. A page without widgets (every HTML page here: they
+#: show the snapshots) has none.
+WIDGET_VIEWS = """() => {
+    const views = [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')];
+    const areas = views.map(s => s.previousElementSibling).filter(a => a && a.classList.contains('widget-subarea'));
+    return [views.length, areas.filter(a => a.childElementCount > 0).length,
+            areas.reduce((n, a) => n + a.querySelectorAll('*').length, 0)];
+}"""
 
 
-def widgets_settled(page, quiet_ms: int = 450, limit_ms: int = 4000) -> None:
-    """Wait until the widgets have drawn: the page's count of widget elements unchanged for `quiet_ms`
-    (a page without widgets waits that long once), at most `limit_ms`; a fixed pause of 1.5 s per page was
-    slower on most pages and, on a loaded machine, not always long enough."""
-    last, steady, waited = -1, 0, 0
-    while waited < limit_ms and steady < quiet_ms:
-        count = page.evaluate(WIDGET_ELEMENTS)
-        steady = steady + 150 if count == last else 0
-        last = count
-        page.wait_for_timeout(150)
-        waited += 150
+def widgets_settled(page, step_ms: int = 150, limit_ms: int = 6000) -> None:
+    """Wait until every embedded widget view is drawn and what the views hold stayed the same for one more
+    step (a view may draw its children later); a page without widgets does not wait. A fixed pause per
+    page (1.5 s, then a quiet period of 450 ms) was slower, and on a loaded machine not always long
+    enough."""
+    last, waited = None, 0
+    while waited < limit_ms:
+        views, drawn, held = page.evaluate(WIDGET_VIEWS)
+        if views == 0 or (drawn == views and held == last):
+            return
+        last = held if drawn == views else None
+        page.wait_for_timeout(step_ms)
+        waited += step_ms
 
 
 def axe_pages(browser, axe: str, pages: list[Path], names: dict[Path, str] | None = None) -> tuple[str, list[str]]:
