@@ -1,3 +1,4 @@
+import functools
 import os
 import re
 import shutil
@@ -39,9 +40,36 @@ def pytest_collection_modifyitems(config, items):
 _PER_NOTEBOOK = re.compile(r"^tests/(?P<file>test_notebooks|test_check_agreement)\.py::\w+\[(?P<notebook>[^\]]+)\]$")
 
 
+# A module whose tests share a set-up of module or class scope (a JupyterLab server, a sandboxed
+# tournament, an assigned copy, a Dask cluster) is one unit too: a set-up of seconds ran once per worker
+# when its tests were spread over both (about 40 s of the whole suite). Found by reading the test files,
+# so a new module with such a fixture is grouped without a list to keep; except these, with the reason:
+SPLIT_ANYWAY = {
+    "tests/browser/test_accessibility_browser.py": "two axe passes of about 100 s each: as one unit, the "
+    "other worker would wait idle at the end of the run",
+    "tests/test_check_agreement.py": "one unit per chapter already (the chapter's run is what its tests share)",
+}
+_SHARED_SCOPE = re.compile(r"""scope\s*=\s*["'](?:module|class)["']""")
+
+
+@functools.cache
+def shared_setup_modules() -> frozenset[str]:
+    """The test modules (paths from the checkout's top) with a fixture of module or class scope, less
+    `SPLIT_ANYWAY`."""
+    found = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if _SHARED_SCOPE.search(path.read_text(encoding="utf-8"))
+    }
+    return frozenset(found - set(SPLIT_ANYWAY))
+
+
 def work_unit(nodeid: str) -> str:
     """The unit of work a test belongs to: its notebook's for tests/test_notebooks.py (and its chapter's for
-    tests/test_check_agreement.py), else its own."""
+    tests/test_check_agreement.py), its module's where the module's tests share a set-up, else its own."""
+    module = nodeid.split("::", 1)[0]
+    if module in shared_setup_modules():
+        return f"module {module}"
     found = _PER_NOTEBOOK.match(nodeid)
     if not found or "german_edition" in nodeid:  # the German edition runs on its own: another worker may take it
         return nodeid

@@ -50,6 +50,22 @@ def test_a_notebooks_tests_are_one_unit_of_work_and_other_tests_their_own():
     assert len({work_unit(i) for i in agreement}) == 1 and work_unit(agreement[0]) != work_unit(ids[0])
 
 
+def test_a_modules_tests_that_share_a_set_up_are_one_unit_of_work():
+    """A module-scoped set-up (a JupyterLab server, a sandboxed tournament) runs on one worker only; the
+    exceptions name files that exist, and the axe passes stay free to run side by side."""
+    from conftest import ROOT, SPLIT_ANYWAY, shared_setup_modules, work_unit
+
+    grouped = shared_setup_modules()
+    assert {"tests/browser/test_lab_keyboard.py", "tests/test_tournament.py"} <= grouped
+    a, b = "tests/test_tournament.py::test_a", "tests/test_tournament.py::test_b[x]"
+    assert work_unit(a) == work_unit(b) != work_unit("tests/test_publish.py::test_a")
+    assert all((ROOT / path).is_file() and path not in grouped for path in SPLIT_ANYWAY)
+    axe = "tests/browser/test_accessibility_browser.py::"
+    assert work_unit(axe + "test_a") != work_unit(axe + "test_b")
+    plain = "tests/test_stats.py::test_a"  # no module-scoped fixture: its own unit
+    assert "tests/test_stats.py" not in grouped and work_unit(plain) == plain
+
+
 @pytest.mark.slow  # runs a pytest session of its own with two workers (seconds)
 def test_with_two_workers_each_notebooks_tests_run_on_one_worker(tmp_path):
     """The suite's scheduler (conftest.py) keeps a notebook's tests on one worker, so the notebook is
