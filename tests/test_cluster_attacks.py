@@ -141,10 +141,11 @@ def _worker(address: str, tls: list[str], log: Path, canary: Path, name: str, na
 
 
 def _stop(procs: list[subprocess.Popen]) -> None:
+    """The workers first, each while the scheduler still answers (a worker whose scheduler is gone
+    retries for 10 s before it ends), then the scheduler."""
     for p in reversed(procs):
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGTERM)
-    for p in procs:
         try:
             p.wait(10)
         except subprocess.TimeoutExpired:
