@@ -6,17 +6,18 @@ Its clock: a turn is charged the larger of the CPU time its game's processes use
 time its process did not spend waiting for a CPU that others held (/proc/PID/schedstat): sleeping
 or blocking costs time, a busy machine does not.
 
-* **cgroups v1, as root** (this course's CI and containers): every jail gets its own group in the
+* **cgroups v1, as root** (this course's CI): every jail gets its own group in the
   `memory`, `pids`, `freezer` and `cpuacct` hierarchies, below the teacher's own group. Memory
   (without swap), the number of processes and threads, and so the jail's tmpfs (its pages are
   charged to the jail's memory) hold for the zygote and every process it forks, together. Each
   game's process gets a group of its own below the jail's in `freezer` and `cpuacct`: it and
   every process it starts are frozen outside their turn, and its CPU time is read from there.
-* **no writable cgroups** (a teacher who is not root; cgroup v2 delegation is not used yet): a
-  game's process group gets SIGSTOP outside its turn and SIGCONT in it, its CPU time is read from
-  /proc, and memory and processes are bounded per process by rlimits only (`gamekit.sandbox.inside`).
-  A process that leaves its process group (setsid) escapes the stop there; the zygote kills it after
-  the game, and the Python guard refuses to fork at all, but that guard is no boundary.
+* **no writable cgroups** (a teacher who is not root, the course's container too: it runs as the user
+  `teacher`; cgroup v2 delegation is not used yet): a game's process group gets SIGSTOP outside its
+  turn and SIGCONT in it, its CPU time is read from /proc, and memory is bounded per process by
+  rlimits. A game's process cannot start another, so nothing leaves the group: its system-call filter
+  refuses `fork`, `vfork` and `clone` without `CLONE_THREAD` (`gamekit.sandbox.seccomp`), and
+  RLIMIT_NPROC is 0 as well.
 """
 
 from __future__ import annotations
