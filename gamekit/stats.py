@@ -499,7 +499,8 @@ def fit_ratings(
             is not one of `DRAW_MODELS`; `anchor` is not one of the names; a result is not a triple
             (i, j, score) of two different indices into `names` and a score of 1, 0.5 or 0; every
             game was a draw (draws="davidson"); or, with prior=0, the likelihood has no finite
-            maximum (an agent never lost or never scored).
+            maximum (for example: an agent won every game it played, or lost every one; with Davidson's
+            draws an agent that never lost can be enough).
 
     >>> results = [(0, 1, 1), (0, 1, 1), (0, 1, 0.5), (1, 2, 1), (1, 2, 0), (0, 2, 1), (2, 0, 0.5)]
     >>> ratings = fit_ratings(["ann", "bob", "cat"], results)
