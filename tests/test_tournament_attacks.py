@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from disarm import DISARM
 
 from gamekit import TicTacToe
 from gamekit.sandbox.bwrap import bwrap_path
@@ -37,15 +38,6 @@ AGENTS = ROOT / "tests" / "tournament_agents"
 LIMITS = Limits(move_seconds=1.0, bank_seconds=1.0, startup_seconds=8.0, memory_mb=128, output_kb=64)
 CANARY = "CANARY-7f3a9c-secret"
 
-# Every attacker begins like this: the in-process guard is no boundary, so switch it off.
-DISARM = """
-import gc, os, sys, signal
-import gamekit.sandbox.inside as _child
-_child.FORBIDDEN_EVENTS.clear(); _child.CHANGE_EVENTS.clear(); _child.READ_EVENTS.clear(); _child.DENIED_IMPORTS.clear()
-for _g in gc.get_objects():
-    if type(_g).__name__ == "Guard":
-        _g.readable.append("/"); _g.folder.append("/"); _g.devices.update({"/dev/tcp"})
-"""
 
 ATTACKS = {
     # read the teacher's secret file and the environment variable, and try to leak them
@@ -90,7 +82,7 @@ def agent(game, state):
 import site
 def agent(game, state):
     errors = []
-    for folder in site.getsitepackages() + [os.path.dirname(os.path.dirname(_child.__file__))]:
+    for folder in site.getsitepackages() + [os.path.dirname(os.path.dirname(_inside.__file__))]:
         try:
             with open(os.path.join(folder, "zz_gamekit_evil.pth"), "w") as f:
                 f.write("import os; os.system('touch /tmp/gamekit-pwned')\\n")

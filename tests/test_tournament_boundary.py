@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from disarm import DISARM
 
 from gamekit.sandbox import cgroup
 from gamekit.sandbox.bwrap import bwrap_path
@@ -38,15 +39,6 @@ LIMITS = Limits(move_seconds=1.0, bank_seconds=1.0, startup_seconds=8.0, memory_
 CANARY = "CANARY-b0undary-secret"
 CGROUPS = cgroup.mechanism() == "cgroup-v1"
 
-DISARM = """
-import gc, os, sys, signal, time, mmap
-import gamekit.sandbox.inside as _inside
-_inside.FORBIDDEN_EVENTS.clear(); _inside.CHANGE_EVENTS.clear(); _inside.READ_EVENTS.clear()
-_inside.DENIED_IMPORTS.clear()
-for _g in gc.get_objects():
-    if type(_g).__name__ == "Guard":
-        _g.readable.append("/"); _g.folder.append("/")
-"""
 
 # An opponent that thinks: 0.15 s of CPU per move, then the first legal move (an honest agent).
 THINKER = """NAME = "thinker"

@@ -47,6 +47,7 @@ import time
 from pathlib import Path
 
 import pytest
+from disarm import DISARM
 from test_tournament_attacks import first_free_game  # the game two first-free players play
 from test_tournament_boundary import THINKER  # the honest opponent that thinks 0.15 s a move
 
@@ -67,16 +68,6 @@ LIMITS = Limits(move_seconds=1.0, bank_seconds=1.0, startup_seconds=8.0, memory_
 CGROUPS = cgroup.mechanism() == "cgroup-v1"
 O_CLOEXEC = 0o2000000
 
-# The in-process guard is no boundary: every attacker switches it off first.
-DISARM = """
-import gc, os, sys
-import gamekit.sandbox.inside as _inside
-_inside.FORBIDDEN_EVENTS.clear(); _inside.CHANGE_EVENTS.clear(); _inside.READ_EVENTS.clear()
-_inside.DENIED_IMPORTS.clear()
-for _g in gc.get_objects():
-    if type(_g).__name__ == "Guard":
-        _g.readable.append("/"); _g.folder.append("/")
-"""
 
 ATTACKER = r'''
 import ctypes, errno, json, mmap, platform, select, time
