@@ -457,14 +457,19 @@ def _check_maximum_exists(V: np.ndarray, C: np.ndarray) -> None:
         )
 
 
+def _elos(names: tuple[str, ...], x: np.ndarray, anchor: str | None) -> np.ndarray:
+    """The ratings in parameters `x` (..., d), vectorised over the leading axes (the bootstrap's replicates):
+    Elo of the strengths, with `anchor` at 0 (default: mean 0)."""
+    elo = ELO_PER_NAT * x[..., : len(names)]
+    ref = elo[..., names.index(anchor)] if anchor is not None else elo.mean(axis=-1)
+    return elo - np.asarray(ref)[..., None]
+
+
 def _to_ratings(
     names: tuple[str, ...], x: np.ndarray, f: float, davidson: bool, draws: str, anchor: str | None
 ) -> tuple[np.ndarray, float | None]:
-    n = len(names)
-    elo = ELO_PER_NAT * x[:n]
-    elo = elo - (elo[names.index(anchor)] if anchor is not None else elo.mean())
-    nu: float | None = None if draws == "half" else (float(math.exp(x[n])) if davidson else 0.0)
-    return elo, nu
+    nu: float | None = None if draws == "half" else (float(math.exp(x[len(names)])) if davidson else 0.0)
+    return _elos(names, x, anchor), nu
 
 
 def fit_ratings(
@@ -646,9 +651,7 @@ def bootstrap_ratings(
         for at in range(0, len(rows), chunk):
             part = rows[at : at + chunk]
             X, _ = _maximise_batch(V, C[at : at + chunk], n, float(prior), np.tile(x0, (len(part), 1)))
-            part_elo = ELO_PER_NAT * X[:, :n]  # `_to_ratings`, every replicate at once
-            ref = part_elo[:, names_t.index(anchor)] if anchor is not None else part_elo.mean(axis=1)
-            samples[part] = part_elo - ref[:, None]
+            samples[part] = _elos(names_t, X, anchor)  # every replicate at once
     tail = expanded_tail(level, min(sizes, default=0)) if expand else (1 - level) / 2
     q = np.quantile(samples, [tail, 1 - tail], axis=0)
     low, high = q[0].copy(), q[1].copy()
